@@ -1,0 +1,27 @@
+# CUDA for the GPU backend. Architectures default to 90 (H200, Hopper); pass
+# -DCMAKE_CUDA_ARCHITECTURES="80;90" to add others. Without nvcc, Surge builds CPU-only.
+set(SURGE_HAVE_CUDA OFF)
+if(SURGE_CUDA)
+  include(CheckLanguage)
+  check_language(CUDA)
+  if(CMAKE_CUDA_COMPILER)
+    if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
+      set(CMAKE_CUDA_ARCHITECTURES 90)
+    endif()
+    # Static runtime: the binary then runs on a GPU machine that has the driver but not our toolkit.
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
+    enable_language(CUDA)
+    # CMake 3.25 does not know nvcc's C++20 flag (BUILD-NOTES.md); nvcc 13 accepts -std=c++20.
+    if(CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA" AND NOT DEFINED CMAKE_CUDA20_STANDARD_COMPILE_OPTION)
+      set(CMAKE_CUDA20_STANDARD_COMPILE_OPTION "-std=c++20")
+      set(CMAKE_CUDA20_EXTENSION_COMPILE_OPTION "-std=c++20")
+    endif()
+    set(CMAKE_CUDA_STANDARD 20)
+    set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    find_package(CUDAToolkit REQUIRED)
+    set(SURGE_HAVE_CUDA ON)
+    message(STATUS "Surge: CUDA backend ON (architectures ${CMAKE_CUDA_ARCHITECTURES})")
+  else()
+    message(WARNING "Surge: nvcc not found, building the CPU backend only")
+  endif()
+endif()

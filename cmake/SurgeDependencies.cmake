@@ -1,0 +1,16 @@
+# Header-only libraries, found as headers so the same build works with Debian's packages
+# (scripts/install-deps.sh) and with .deb files unpacked on the GPU machine (CPATH / CMAKE_PREFIX_PATH).
+find_path(TOMLPP_INCLUDE_DIR toml++/toml.h REQUIRED)
+find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+find_path(NLOHMANN_JSON_INCLUDE_DIR nlohmann/json.hpp REQUIRED)
+
+add_library(surge_tomlpp INTERFACE)
+target_include_directories(surge_tomlpp SYSTEM INTERFACE ${TOMLPP_INCLUDE_DIR})
+target_compile_definitions(surge_tomlpp INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+add_library(surge_cli11 INTERFACE)
+target_include_directories(surge_cli11 SYSTEM INTERFACE ${CLI11_INCLUDE_DIR})
+add_library(surge_json INTERFACE)
+target_include_directories(surge_json SYSTEM INTERFACE ${NLOHMANN_JSON_INCLUDE_DIR})
+
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+find_package(Threads REQUIRED)

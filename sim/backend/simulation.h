@@ -1,0 +1,72 @@
+// What the app sees of a running simulation, whatever backend steps it.
+// step() may run asynchronously (GPU); status() and download() are the only calls that wait for it,
+// and each records what it copies in the transfer ledger.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "sim/core/particle_frame.h"
+#include "sim/core/transfer_ledger.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge {
+
+// The stages DESIGN.md names; each is timed where it runs.
+enum class Stage { index, density, forces, integration, other };
+inline constexpr int kStageCount = 5;
+inline constexpr std::array<const char*, kStageCount> kStageNames = {"index", "density", "forces",
+                                                                     "integration", "other"};
+
+struct StageTimes {
+  std::array<double, kStageCount> ms{};  // accumulated milliseconds per stage
+  long steps = 0;                        // steps accumulated
+  double total_ms() const {
+    double t = 0;
+    for (double s : ms) t += s;
+    return t;
+  }
+};
+
+// Why a run is unstable: found on the device or the CPU, reported with the particle's creation id.
+enum class Instability : int { none = 0, nan_value = 1, left_domain = 2, dt_collapse = 3 };
+
+struct StepStatus {
+  long step = 0;       // steps completed
+  double time_s = 0;   // simulated time reached
+  float dt_s = 0;      // last time step
+  float max_speed = 0; // [m/s] at the last step
+  Instability instability = Instability::none;
+  long bad_step = 0;         // step at which it was found
+  std::uint32_t bad_particle = 0;  // creation id of the particle
+  Vec3f bad_position{};
+  Vec3f bad_velocity{};
+  // A sentence naming step, particle and quantity; empty when stable.
+  std::string diagnosis() const;
+};
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  virtual std::string backend_name() const = 0;  // "cpu (2 threads)", "gpu (NVIDIA H200)"
+  virtual std::size_t fluid_count() const = 0;
+  virtual std::size_t boundary_count() const = 0;
+
+  virtual void step() = 0;
+  virtual StepStatus status() = 0;                 // waits for the device; small readback
+  virtual void download(ParticleFrame& frame) = 0;  // waits; copies the fluid particles to the host
+  virtual StageTimes stage_times() = 0;            // waits; accumulated since reset_timers()
+  virtual void reset_timers() = 0;
+  TransferLedger& ledger() { return ledger_; }
+
+ protected:
+  TransferLedger ledger_;
+};
+
+std::unique_ptr<Simulation> make_cpu_simulation(const SphSetup& setup);
+// Throws std::runtime_error when the build has no CUDA backend or no GPU is present.
+std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup);
+
+}  // namespace surge

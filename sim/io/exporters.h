@@ -1,0 +1,46 @@
+// Particle exports: VTK XML PolyData (.vtp, one per frame) with a .pvd series for ParaView, and binary
+// little-endian PLY for Blender. Every file is written under a temporary name and renamed when complete,
+// so a reader (or a crash) never sees half a file.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/core/particle_frame.h"
+
+namespace surge {
+
+// Writes through `fill` into "<path>.tmp", flushes, then renames onto `path`.
+// Throws std::runtime_error naming the path and the reason; the temporary file is removed on failure.
+void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& fill);
+
+// Attributes: position (points), velocity (3 components), density, pressure, id. Float32, little-endian.
+void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame);
+void write_ply(const std::filesystem::path& path, const ParticleFrame& frame);
+
+enum class ExportFormat { vtk, ply };
+// Parses "vtk" / "ply" (as in scene files and --export); throws std::invalid_argument otherwise.
+ExportFormat parse_export_format(const std::string& name);
+
+// Writes numbered frames into a directory: NAME_000000.vtp / .ply, and NAME.pvd listing every .vtp
+// with its simulated time (rewritten atomically after each frame, so it is valid at every moment).
+class FrameExporter {
+ public:
+  FrameExporter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats);
+  void write(const ParticleFrame& frame);  // creates the directory on first use
+  int frames_written() const { return frames_written_; }
+  const std::vector<std::filesystem::path>& files() const { return files_; }
+
+ private:
+  std::filesystem::path directory_;
+  std::string name_;
+  std::vector<ExportFormat> formats_;
+  int frames_written_ = 0;
+  std::vector<std::pair<double, std::string>> series_;  // (time, vtp file name) for the .pvd
+  std::vector<std::filesystem::path> files_;
+};
+
+}  // namespace surge

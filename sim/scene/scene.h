@@ -1,0 +1,94 @@
+// The scene model: what a scene file (scenes/*.toml, documented in docs/scenes.md) says, in SI units,
+// already range-checked. load_scene() fills it; build_setup() turns it into particles.
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/core/vec.h"
+#include "sim/sph/kernels.h"
+
+namespace surge {
+
+// A scene that cannot be used. what() reads "FILE:LINE: key 'KEY': PROBLEM" so a user can go straight to it.
+class SceneError : public std::runtime_error {
+ public:
+  SceneError(std::filesystem::path file, int line, std::string key, const std::string& problem);
+  const std::filesystem::path& file() const { return file_; }
+  int line() const { return line_; }  // 0 when the problem has no line (missing file)
+  const std::string& key() const { return key_; }
+
+ private:
+  std::filesystem::path file_;
+  int line_;
+  std::string key_;
+};
+
+struct FluidBlock {
+  enum class Shape { box, sphere };
+  Shape shape = Shape::box;
+  Vec3f min{}, max{};   // box corners [m]
+  Vec3f center{};       // sphere centre [m]
+  float radius = 0.0f;  // sphere radius [m]
+  Vec3f velocity{};     // initial velocity [m/s]
+  int line = 0;         // line of the block's table in the scene file
+};
+
+// Faces of the domain box, in the order of Scene::walls.
+enum class Face { x_min, x_max, y_min, y_max, z_min, z_max };
+inline constexpr std::array<const char*, 6> kFaceNames = {"x-", "x+", "y-", "y+", "z-", "z+"};
+
+struct Scene {
+  std::filesystem::path path;
+  std::string name;
+  std::string solver = "wcsph";
+
+  // [domain]: the tank interior. Particles leaving it end the run with a diagnosis.
+  Vec3f domain_min{}, domain_max{};  // [m]
+  std::array<bool, 6> walls{};       // faces lined with boundary particles, indexed by Face
+  int wall_layers = 2;               // boundary particle layers per wall
+
+  // [resolution]: exactly one of spacing and particles is given in the file.
+  float spacing = 0.0f;        // particle spacing [m]; 0 when the scene gives a particle count
+  long target_particles = 0;   // target fluid particle count; 0 when the scene gives a spacing
+  float support_ratio = 2.0f;  // kernel support radius / spacing (dimensionless)
+  KernelType kernel = KernelType::cubic_spline;
+
+  // [fluid]
+  float rest_density = 1000.0f;   // [kg/m^3]
+  float speed_of_sound = 0.0f;    // [m/s]; 0 = derived from the scene (10 x the largest expected speed)
+  float tait_exponent = 7.0f;     // gamma in p = B((rho/rho0)^gamma - 1) (dimensionless)
+  float viscosity_alpha = 0.02f;  // Monaghan artificial viscosity alpha (dimensionless)
+  float xsph_epsilon = 0.0f;      // XSPH velocity smoothing epsilon (dimensionless)
+  Vec3f gravity{0.0f, 0.0f, -9.81f};  // [m/s^2]
+  std::vector<FluidBlock> blocks;     // [[fluid.block]]
+
+  // [time]
+  float end_time = 1.0f;  // simulated time of a run [s]
+  float cfl = 0.25f;      // Courant number for dt = cfl * h / (c0 + v_max) (dimensionless)
+  float dt_max = 1e-3f;   // [s]
+  float dt_min = 1e-7f;   // [s]; an adaptive step below this is a collapse and ends the run
+
+  // [output]
+  std::string output_dir;            // relative to the working directory
+  std::vector<std::string> formats;  // "vtk", "ply"
+  int every = 0;                     // steps between exported frames; 0 = no export
+
+  // Line of each key as "table.key" (e.g. "resolution.particles"), for errors found after loading.
+  std::map<std::string, int> key_lines;
+  int line_of(const std::string& key) const {
+    auto it = key_lines.find(key);
+    return it == key_lines.end() ? 0 : it->second;
+  }
+};
+
+// Reads, checks and returns a scene. Throws SceneError naming file, line, key and what was expected.
+Scene load_scene(const std::filesystem::path& file);
+// The same from text already in memory; `file` is used in messages only.
+Scene parse_scene(const std::string& text, const std::filesystem::path& file);
+
+}  // namespace surge

@@ -1,0 +1,49 @@
+// Everything a backend needs to start a weakly compressible SPH run: the parameters in SI units,
+// the initial fluid particles and the static boundary particles. build_setup() makes it from a Scene.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/particle_frame.h"
+#include "sim/core/vec.h"
+#include "sim/index/grid_geometry.h"
+#include "sim/sph/kernels.h"
+
+namespace surge {
+
+struct SphParameters {
+  KernelType kernel = KernelType::cubic_spline;
+  float spacing = 0;           // particle spacing [m]
+  float support = 0;           // kernel support radius H [m]
+  float rest_density = 1000;   // rho0 [kg/m^3]
+  float particle_mass = 0;     // [kg]
+  float speed_of_sound = 0;    // c0 [m/s]
+  float tait_exponent = 7;     // gamma (dimensionless)
+  float tait_stiffness = 0;    // B = rho0 c0^2 / gamma [Pa]
+  float viscosity_alpha = 0;   // Monaghan alpha (dimensionless)
+  float xsph_epsilon = 0;      // (dimensionless)
+  Vec3f gravity{};             // [m/s^2]
+  float cfl = 0.25f;           // (dimensionless)
+  float dt_max = 1e-3f;        // [s]
+  float dt_min = 1e-7f;        // [s]
+  Vec3f domain_min{}, domain_max{};  // a fluid particle outside this box (plus one support) has escaped [m]
+};
+
+struct SphSetup {
+  SphParameters params;
+  GridGeometry grid;
+  ParticleFrame fluid;                  // initial state; id = creation index
+  std::vector<Vec4f> boundary;          // positions [m]; w = Akinci volume V_b [m^3]
+};
+
+struct Scene;
+// Places fluid and wall particles for a scene. particles_override > 0 replaces the scene's resolution
+// by a target fluid particle count. Throws SceneError for a scene that yields no particles.
+SphSetup build_setup(const Scene& scene, long particles_override = 0);
+
+// Bytes of device memory per fluid and per boundary particle, for "how many fit" messages.
+std::size_t device_bytes_per_fluid_particle();
+std::size_t device_bytes_per_boundary_particle();
+
+}  // namespace surge

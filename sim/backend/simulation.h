@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "sim/core/particle_frame.h"
@@ -47,6 +48,19 @@ struct StepStatus {
   std::string diagnosis() const;
 };
 
+// The scene asks for more particles than the device memory holds.
+class CapacityError : public std::runtime_error {
+ public:
+  CapacityError(const std::string& message, std::size_t requested_particles, std::size_t max_particles)
+      : std::runtime_error(message), requested_particles_(requested_particles), max_particles_(max_particles) {}
+  std::size_t requested_particles() const { return requested_particles_; }
+  std::size_t max_particles() const { return max_particles_; }  // fluid particles that would fit
+
+ private:
+  std::size_t requested_particles_;
+  std::size_t max_particles_;
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -66,7 +80,8 @@ class Simulation {
 };
 
 std::unique_ptr<Simulation> make_cpu_simulation(const SphSetup& setup);
-// Throws std::runtime_error when the build has no CUDA backend or no GPU is present.
+// Throws std::runtime_error when the build has no CUDA backend or no GPU is present, and
+// CapacityError when the particles do not fit in device memory.
 std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup);
 
 }  // namespace surge

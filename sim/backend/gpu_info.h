@@ -1,0 +1,26 @@
+// What the CUDA runtime says about the GPU, for `--backend auto`, error messages and benchmark JSON.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace surge {
+
+struct GpuInfo {
+  int device = 0;
+  std::string name;                 // "NVIDIA H200"
+  int compute_major = 0, compute_minor = 0;
+  int multiprocessors = 0;
+  std::size_t total_memory = 0;     // [bytes]
+  std::size_t free_memory = 0;      // [bytes] when queried
+  int driver_version = 0;           // CUDA driver API version, e.g. 13000
+  int runtime_version = 0;
+  std::string driver_string() const;  // "13.0"
+};
+
+// The first CUDA device, or nullopt with the reason in *why_not ("built without CUDA",
+// "no CUDA driver (cudaErrorInsufficientDriver)", "no CUDA device").
+std::optional<GpuInfo> query_gpu(std::string* why_not = nullptr);
+
+}  // namespace surge

@@ -44,6 +44,7 @@ struct StepStatus {
   std::uint32_t bad_particle = 0;  // creation id of the particle
   Vec3f bad_position{};
   Vec3f bad_velocity{};
+  Vec3f bad_acceleration{};
   // A sentence naming step, particle and quantity; empty when stable.
   std::string diagnosis() const;
 };

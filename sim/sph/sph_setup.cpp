@@ -223,13 +223,4 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
   return setup;
 }
 
-std::size_t device_bytes_per_fluid_particle() {
-  // position, velocity, acceleration+xsph (2 x float4 each way for the double buffer of pos/vel),
-  // density, pressure, id x2, cell key x2, sort index x2.
-  return 2 * sizeof(Vec4f) + 2 * sizeof(Vec4f) + 2 * sizeof(Vec4f) + 2 * sizeof(float) + 2 * sizeof(std::uint32_t) +
-         4 * sizeof(std::uint32_t);
-}
-
-std::size_t device_bytes_per_boundary_particle() { return sizeof(Vec4f); }
-
 }  // namespace surge

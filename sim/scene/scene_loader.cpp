@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -51,6 +52,13 @@ std::string format_number(double value) {
 // Values the scene stores as float, printed as the float they became ("0.001", not "0.0010000000474974513").
 std::string format_number(float value) {
   return shortest_text(value);
+}
+// A value the user never wrote (centre + radius), to 6 significant digits so rounding noise does not show.
+std::string format_derived(double value) {
+  std::array<char, 64> buffer{};
+  const auto result =
+      std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::general, 6);
+  return std::string(buffer.data(), result.ptr);
 }
 
 // Explains a rejection of a value that only the conversion to the engine's float broke (1e300, 1e-50).
@@ -472,15 +480,21 @@ void read_resolution(const TableReader& resolution, Scene& scene) {
 
 void check_inside_domain(const TableReader& block_table, const FluidBlock& block, const Scene& scene) {
   const bool sphere = block.shape == FluidBlock::Shape::sphere;
+  const Vec3f extent = scene.domain_max - scene.domain_min;
+  // A sphere written to touch a wall (centre 0.99, radius 0.01, wall 1) overshoots it by a rounding error;
+  // a micron per metre of tank forgives that and nothing a user could mean.
+  const double tolerance = 1e-6 * std::max({extent.x, extent.y, extent.z});
   for (int axis = 0; axis < 3; ++axis) {
-    const float low = sphere ? component(block.center, axis) - block.radius : component(block.min, axis);
-    const float high = sphere ? component(block.center, axis) + block.radius : component(block.max, axis);
+    const double low =
+        sphere ? double(component(block.center, axis)) - block.radius : component(block.min, axis);
+    const double high =
+        sphere ? double(component(block.center, axis)) + block.radius : component(block.max, axis);
     const float domain_low = component(scene.domain_min, axis);
     const float domain_high = component(scene.domain_max, axis);
-    if (low < domain_low || high > domain_high) {
+    if (low < domain_low - tolerance || high > domain_high + tolerance) {
       block_table.fail_table(std::string("block is not inside the domain: its ") + kAxisNames[axis] +
-                             " extent " + (sphere ? "(centre +- radius) " : "") + "[" + format_number(low) +
-                             ", " + format_number(high) + "] m leaves the domain's [" +
+                             " extent " + (sphere ? "(centre +- radius) " : "") + "[" + format_derived(low) +
+                             ", " + format_derived(high) + "] m leaves the domain's [" +
                              format_number(domain_low) + ", " + format_number(domain_high) + "] m");
     }
   }

@@ -229,6 +229,13 @@ TEST(SceneParse, AcceptsAnIntegerWhereAFloatIsExpected) {
   EXPECT_FLOAT_EQ(scene.rest_density, 1000.0f);
 }
 
+TEST(SceneParse, SphereTouchingAWallIsInside) {
+  // 0.99 + 0.01 in float is 9e-9 above 1: the check must not reject a drop resting on the wall.
+  const Scene scene = parse_scene(
+      kMinimal + "[[fluid.block]]\nshape = \"sphere\"\ncenter = [0.5, 0.5, 0.99]\nradius = 0.01\n", "t.toml");
+  EXPECT_EQ(scene.blocks.size(), 2u);
+}
+
 // ---- Errors: file and syntax
 
 TEST(SceneErrors, MissingFile) {

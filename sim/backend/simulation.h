@@ -11,6 +11,7 @@
 
 #include "sim/core/particle_frame.h"
 #include "sim/core/transfer_ledger.h"
+#include "sim/index/index_build.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -44,6 +45,7 @@ struct StepStatus {
   std::uint32_t bad_particle = 0;  // creation id of the particle
   Vec3f bad_position{};
   Vec3f bad_velocity{};
+  Vec3f bad_acceleration{};
   // A sentence naming step, particle and quantity; empty when stable.
   std::string diagnosis() const;
 };
@@ -82,6 +84,7 @@ class Simulation {
 std::unique_ptr<Simulation> make_cpu_simulation(const SphSetup& setup);
 // Throws std::runtime_error when the build has no CUDA backend or no GPU is present, and
 // CapacityError when the particles do not fit in device memory.
-std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup);
+std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup,
+                                                 IndexBuild index_build = IndexBuild::radix_sort);
 
 }  // namespace surge

@@ -80,4 +80,11 @@ struct WendlandC2Kernel {
 
 enum class KernelType { cubic_spline, wendland_c2 };
 
+// Runs `body(kernel)` with the float kernel of that type, so one template serves every kernel.
+template <typename Body>
+auto with_kernel(KernelType type, float support, Body&& body) {
+  if (type == KernelType::wendland_c2) return body(WendlandC2Kernel<float>::make(support));
+  return body(CubicSplineKernel<float>::make(support));
+}
+
 }  // namespace surge

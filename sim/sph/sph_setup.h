@@ -2,6 +2,7 @@
 // the initial fluid particles and the static boundary particles. build_setup() makes it from a Scene.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -34,7 +35,8 @@ struct SphSetup {
   SphParameters params;
   GridGeometry grid;
   ParticleFrame fluid;                  // initial state; id = creation index
-  std::vector<Vec4f> boundary;          // positions [m]; w = Akinci volume V_b [m^3]
+  std::vector<Vec4f> boundary;          // sorted by cell; positions [m]; w = Akinci volume V_b [m^3]
+  std::vector<std::uint32_t> boundary_cell_start;  // cell index of `boundary` (cell_count + 1 entries)
 };
 
 struct Scene;

@@ -1,0 +1,84 @@
+// RAII ownership of device memory: no naked cudaMalloc/cudaFree in solver code. Copies between host and
+// device go through copy_to_device / copy_to_host, which record them in the transfer ledger.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/core/cuda_check.h"
+#include "sim/core/transfer_ledger.h"
+
+namespace surge {
+
+template <typename T>
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t count) { resize(count); }
+  ~DeviceBuffer() {
+    if (data_) cudaFree(data_);
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& other) noexcept { swap(other); }
+  DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+    swap(other);
+    return *this;
+  }
+
+  // Contents are not kept when the buffer grows.
+  void resize(std::size_t count) {
+    if (count > capacity_) {
+      if (data_) SURGE_CUDA_CHECK(cudaFree(data_));
+      data_ = nullptr;
+      capacity_ = 0;
+      SURGE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
+      capacity_ = count;
+    }
+    size_ = count;
+  }
+  void swap(DeviceBuffer& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::size_t capacity_ = 0;
+};
+
+template <typename T>
+void copy_to_device(DeviceBuffer<T>& destination, const std::vector<T>& source, TransferLedger& ledger,
+                    const std::string& reason) {
+  destination.resize(source.size());
+  const auto start = std::chrono::steady_clock::now();
+  SURGE_CUDA_CHECK(cudaMemcpy(destination.data(), source.data(), source.size() * sizeof(T), cudaMemcpyHostToDevice));
+  const auto stop = std::chrono::steady_clock::now();
+  ledger.record(CopyDirection::host_to_device, source.size() * sizeof(T),
+                std::chrono::duration<double, std::milli>(stop - start).count(), reason);
+}
+
+template <typename T>
+void copy_to_host(std::vector<T>& destination, const DeviceBuffer<T>& source, TransferLedger& ledger,
+                  const std::string& reason) {
+  destination.resize(source.size());
+  const auto start = std::chrono::steady_clock::now();
+  SURGE_CUDA_CHECK(cudaMemcpy(destination.data(), source.data(), source.bytes(), cudaMemcpyDeviceToHost));
+  const auto stop = std::chrono::steady_clock::now();
+  ledger.record(CopyDirection::device_to_host, source.bytes(),
+                std::chrono::duration<double, std::milli>(stop - start).count(), reason);
+}
+
+}  // namespace surge

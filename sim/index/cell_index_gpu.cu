@@ -1,0 +1,113 @@
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "sim/index/cell_index_gpu.h"
+
+namespace surge {
+
+namespace {
+
+constexpr int kBlock = 256;
+unsigned blocks_for(std::uint32_t n) { return (n + kBlock - 1) / kBlock; }
+
+__global__ void compute_keys(GridGeometry grid, const Vec4f* __restrict__ positions, std::uint32_t n,
+                             std::uint32_t* __restrict__ keys /* out */, std::uint32_t* __restrict__ identity /* out */) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  keys[i] = grid.key_of(xyz(positions[i]));
+  identity[i] = i;
+}
+
+// With sorted keys, particle k starts every cell in (key[k-1], key[k]]; the last particle also closes
+// every cell after its own with the guard value n. Each cell_start entry is written exactly once.
+__global__ void find_cell_starts(const std::uint32_t* __restrict__ sorted_keys, std::uint32_t n,
+                                 std::uint32_t cell_count, std::uint32_t* __restrict__ cell_start /* out */) {
+  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const std::uint32_t key = sorted_keys[k];
+  const std::uint32_t first = k == 0 ? 0 : sorted_keys[k - 1] + 1;
+  for (std::uint32_t c = first; c <= key; ++c) cell_start[c] = k;
+  if (k == n - 1)
+    for (std::uint32_t c = key + 1; c <= cell_count; ++c) cell_start[c] = n;
+}
+
+__global__ void count_cells(GridGeometry grid, const Vec4f* __restrict__ positions, std::uint32_t n,
+                            std::uint32_t* __restrict__ keys /* out */, std::uint32_t* __restrict__ rank /* out */,
+                            std::uint32_t* __restrict__ counts /* in, out */) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint32_t key = grid.key_of(xyz(positions[i]));
+  keys[i] = key;
+  rank[i] = atomicAdd(&counts[key], 1u);
+}
+
+__global__ void scatter_by_cell(const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ rank,
+                                const std::uint32_t* __restrict__ cell_start, std::uint32_t n,
+                                std::uint32_t* __restrict__ sorted_order /* out */) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  sorted_order[cell_start[keys[i]] + rank[i]] = i;
+}
+
+}  // namespace
+
+void GpuCellIndex::build(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n, IndexBuild method,
+                         cudaStream_t stream) {
+  keys_.resize(n);
+  identity_.resize(n);
+  sorted_order_.resize(n);
+  cell_start_.resize(std::size_t(grid.cell_count()) + 1);
+  if (n == 0) {
+    SURGE_CUDA_CHECK(cudaMemsetAsync(cell_start_.data(), 0, cell_start_.bytes(), stream));
+    return;
+  }
+  if (method == IndexBuild::radix_sort)
+    build_by_radix_sort(grid, d_positions, n, stream);
+  else
+    build_by_counting_sort(grid, d_positions, n, stream);
+}
+
+void GpuCellIndex::build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
+                                       cudaStream_t stream) {
+  sorted_keys_.resize(n);
+  compute_keys<<<blocks_for(n), kBlock, 0, stream>>>(grid, d_positions, n, keys_.data(), identity_.data());
+  SURGE_CUDA_CHECK_LAUNCH("compute_keys");
+  const int end_bit = grid.key_bits();
+  std::size_t temp_bytes = 0;
+  SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_.data(), sorted_keys_.data(),
+                                                   identity_.data(), sorted_order_.data(), n, 0, end_bit, stream));
+  temp_storage_.resize(temp_bytes);
+  SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_storage_.data(), temp_bytes, keys_.data(),
+                                                   sorted_keys_.data(), identity_.data(), sorted_order_.data(), n, 0,
+                                                   end_bit, stream));
+  find_cell_starts<<<blocks_for(n), kBlock, 0, stream>>>(sorted_keys_.data(), n, grid.cell_count(),
+                                                         cell_start_.data());
+  SURGE_CUDA_CHECK_LAUNCH("find_cell_starts");
+}
+
+void GpuCellIndex::build_by_counting_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
+                                          cudaStream_t stream) {
+  // The counters live in cell_start_ itself; the scan turns them into starts in place, and the
+  // zeroed guard entry becomes the total n.
+  const std::uint32_t cells = grid.cell_count();
+  SURGE_CUDA_CHECK(cudaMemsetAsync(cell_start_.data(), 0, cell_start_.bytes(), stream));
+  count_cells<<<blocks_for(n), kBlock, 0, stream>>>(grid, d_positions, n, keys_.data(), identity_.data(),
+                                                    cell_start_.data());
+  SURGE_CUDA_CHECK_LAUNCH("count_cells");
+  std::size_t temp_bytes = 0;
+  SURGE_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cell_start_.data(), cell_start_.data(), cells + 1, stream));
+  temp_storage_.resize(temp_bytes);
+  SURGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_storage_.data(), temp_bytes, cell_start_.data(),
+                                                 cell_start_.data(), cells + 1, stream));
+  scatter_by_cell<<<blocks_for(n), kBlock, 0, stream>>>(keys_.data(), identity_.data(), cell_start_.data(), n,
+                                                        sorted_order_.data());
+  SURGE_CUDA_CHECK_LAUNCH("scatter_by_cell");
+}
+
+std::size_t GpuCellIndex::device_bytes() const {
+  return keys_.bytes() + sorted_keys_.bytes() + identity_.bytes() + sorted_order_.bytes() + cell_start_.bytes() +
+         temp_storage_.bytes();
+}
+
+}  // namespace surge

@@ -1,0 +1,51 @@
+// Visiting the neighbours of a point through a cell index, the same way on the CPU and the GPU.
+//
+// A cell index over particles sorted by cell key: `cell_start` has cell_count + 1 entries (the last a
+// guard equal to the particle count), and the particles of cell c are [cell_start[c], cell_start[c+1]).
+// Six particles in a grid of four cells, with keys after sorting
+//
+//   key:        [0 | 0 | 2 | 2 | 2 | 3]
+//   cell_start: [0, 2, 2, 5, 6]        (cell 1 is empty: start 2, end 2)
+//
+// Because keys are linear with x fastest, cells (x-1..x+1, y, z) are one contiguous particle range,
+// so the 27 neighbouring cells are nine ranges.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/core/hd.h"
+#include "sim/core/vec.h"
+#include "sim/index/grid_geometry.h"
+
+namespace surge {
+
+struct CellIndexView {
+  const Vec4f* positions = nullptr;          // sorted by cell; w is a per-particle scalar
+  const std::uint32_t* cell_start = nullptr;  // cell_count + 1 entries
+};
+
+// Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
+// when it is in the index (r2 = 0).
+template <typename Visit>
+SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i, float support2,
+                                Visit&& visit) {
+  const int cx = grid.cell_x(x_i.x), cy = grid.cell_y(x_i.y), cz = grid.cell_z(x_i.z);
+  const int x_first = cx > 0 ? cx - 1 : 0;
+  const int x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
+  for (int z = cz - 1; z <= cz + 1; ++z) {
+    if (z < 0 || z >= grid.nz) continue;
+    for (int y = cy - 1; y <= cy + 1; ++y) {
+      if (y < 0 || y >= grid.ny) continue;
+      const std::uint32_t begin = index.cell_start[grid.key(x_first, y, z)];
+      const std::uint32_t end = index.cell_start[grid.key(x_last, y, z) + 1];
+      for (std::uint32_t j = begin; j < end; ++j) {
+        const Vec4f p = index.positions[j];
+        const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
+        const float r2 = length_squared(r_ij);
+        if (r2 < support2) visit(j, r_ij, r2);
+      }
+    }
+  }
+}
+
+}  // namespace surge

@@ -1,0 +1,323 @@
+#include "sim/io/exporters.h"
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+namespace surge {
+
+// Both formats promise little-endian bytes, and we write memory as it lies. Every host we build for
+// (x86-64, AArch64) is little-endian; a big-endian port would need byte swaps here rather than silently
+// writing files that readers decode as garbage.
+static_assert(std::endian::native == std::endian::little, "exporters write host memory as little-endian");
+
+namespace {
+
+// The reason the last I/O call failed, or a generic one when the library left errno unset.
+std::string io_error_reason() {
+  return errno != 0 ? std::strerror(errno) : "I/O error";
+}
+
+// Shortest text that reads back to the same double, so times in .pvd and PLY comments are exact.
+std::string format_double(double value) {
+  char buffer[32];
+  return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
+}
+
+// File names come from the user (scene name, --export name) and land in XML attributes.
+std::string xml_escape(const std::string& text) {
+  std::string escaped;
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '"':
+        escaped += "&quot;";
+        break;
+      default:
+        escaped += c;
+    }
+  }
+  return escaped;
+}
+
+void check_frame_consistent(const std::filesystem::path& path, const ParticleFrame& frame) {
+  const std::size_t n = frame.size();
+  if (frame.velocity.size() != n || frame.density.size() != n || frame.pressure.size() != n ||
+      frame.id.size() != n) {
+    throw std::invalid_argument("cannot export '" + path.string() +
+                                "': particle frame arrays have different lengths");
+  }
+}
+
+template <typename T>
+void write_raw(std::ostream& out, const T* data, std::size_t count) {
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(count * sizeof(T)));
+}
+
+std::vector<float> xyz_components(const std::vector<Vec4f>& values) {
+  std::vector<float> components;
+  components.reserve(3 * values.size());
+  for (const Vec4f& v : values) components.insert(components.end(), {v.x, v.y, v.z});
+  return components;
+}
+
+// One array of the VTK appended block: its XML description and its raw bytes.
+struct AppendedArray {
+  std::string name;
+  const char* vtk_type;
+  std::size_t element_bytes;
+  int components;
+  std::size_t tuples;
+  std::function<void(std::ostream&)> write_bytes;
+
+  std::size_t bytes() const { return tuples * components * element_bytes; }
+};
+
+std::string data_array_tag(const AppendedArray& array, std::uint64_t offset, bool field_data) {
+  std::ostringstream tag;
+  tag << "<DataArray type=\"" << array.vtk_type << "\" Name=\"" << array.name << "\"";
+  if (array.components > 1) tag << " NumberOfComponents=\"" << array.components << "\"";
+  // Point data takes its length from the Piece; without this VTK reads field data as empty.
+  if (field_data) tag << " NumberOfTuples=\"" << array.tuples << "\"";
+  tag << " format=\"appended\" offset=\"" << offset << "\"/>\n";
+  return tag.str();
+}
+
+void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& series) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "<?xml version=\"1.0\"?>\n"
+        << "<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+        << "  <Collection>\n";
+    for (const auto& [time_s, file_name] : series) {
+      out << "    <DataSet timestep=\"" << format_double(time_s) << "\" group=\"\" part=\"0\" file=\""
+          << xml_escape(file_name) << "\"/>\n";
+    }
+    out << "  </Collection>\n</VTKFile>\n";
+  });
+}
+
+}  // namespace
+
+void write_file_atomically(const std::filesystem::path& path,
+                           const std::function<void(std::ostream&)>& fill) {
+  std::filesystem::path temporary = path;
+  temporary += ".tmp";
+  const auto fail = [&](const std::string& reason) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw std::runtime_error("cannot write '" + path.string() + "': " + reason);
+  };
+
+  errno = 0;
+  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+  if (!out) fail(io_error_reason());
+  try {
+    fill(out);
+  } catch (...) {
+    std::error_code ignored;
+    std::filesystem::remove(temporary, ignored);
+    throw;
+  }
+  errno = 0;
+  out.flush();
+  out.close();
+  // Buffered writes report disk-full and similar errors only here, so this check is what keeps a
+  // truncated file from being renamed into place.
+  if (!out) fail(io_error_reason());
+
+  std::error_code rename_error;
+  std::filesystem::rename(temporary, path, rename_error);
+  if (rename_error) fail(rename_error.message());
+}
+
+void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {
+  check_frame_consistent(path, frame);
+  const std::size_t n = frame.size();
+
+  // Each block starts with its UInt64 byte count (header_type="UInt64"); offsets count from the '_'.
+  const std::vector<AppendedArray> field_data = {
+      {"TimeValue", "Float64", sizeof(double), 1, 1,
+       [&](std::ostream& out) { write_raw(out, &frame.time_s, 1); }},
+  };
+  const std::vector<AppendedArray> point_data = {
+      {"velocity", "Float32", sizeof(float), 3, n,
+       [&](std::ostream& out) {
+         const std::vector<float> velocity = xyz_components(frame.velocity);
+         write_raw(out, velocity.data(), velocity.size());
+       }},
+      {"density", "Float32", sizeof(float), 1, n,
+       [&](std::ostream& out) { write_raw(out, frame.density.data(), n); }},
+      {"pressure", "Float32", sizeof(float), 1, n,
+       [&](std::ostream& out) { write_raw(out, frame.pressure.data(), n); }},
+      {"id", "UInt32", sizeof(std::uint32_t), 1, n,
+       [&](std::ostream& out) { write_raw(out, frame.id.data(), n); }},
+  };
+  const std::vector<AppendedArray> points = {
+      {"Points", "Float32", sizeof(float), 3, n,
+       [&](std::ostream& out) {
+         const std::vector<float> position = xyz_components(frame.position);
+         write_raw(out, position.data(), position.size());
+       }},
+  };
+  // One vertex cell per particle: without cells ParaView loads the points but draws nothing.
+  const std::vector<AppendedArray> verts = {
+      {"connectivity", "Int64", sizeof(std::int64_t), 1, n,
+       [&](std::ostream& out) {
+         std::vector<std::int64_t> connectivity(n);
+         for (std::size_t i = 0; i < n; ++i) connectivity[i] = static_cast<std::int64_t>(i);
+         write_raw(out, connectivity.data(), n);
+       }},
+      {"offsets", "Int64", sizeof(std::int64_t), 1, n,
+       [&](std::ostream& out) {
+         std::vector<std::int64_t> offsets(n);
+         for (std::size_t i = 0; i < n; ++i) offsets[i] = static_cast<std::int64_t>(i + 1);
+         write_raw(out, offsets.data(), n);
+       }},
+  };
+
+  std::uint64_t offset = 0;
+  const auto section = [&](const std::vector<AppendedArray>& arrays, const std::string& indent,
+                           bool is_field_data = false) {
+    std::string tags;
+    for (const AppendedArray& array : arrays) {
+      tags += indent + data_array_tag(array, offset, is_field_data);
+      offset += sizeof(std::uint64_t) + array.bytes();
+    }
+    return tags;
+  };
+
+  // Offsets accumulate in the order the blocks are written below.
+  const std::string field_data_tags = section(field_data, "      ", true);
+  const std::string point_data_tags = section(point_data, "        ");
+  const std::string points_tags = section(points, "        ");
+  const std::string verts_tags = section(verts, "        ");
+
+  std::ostringstream header;
+  header << "<?xml version=\"1.0\"?>\n"
+         << "<VTKFile type=\"PolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
+         << "  <PolyData>\n"
+         << "    <FieldData>\n"
+         << field_data_tags << "    </FieldData>\n"
+         << "    <Piece NumberOfPoints=\"" << n << "\" NumberOfVerts=\"" << n
+         << "\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"0\">\n"
+         << "      <PointData Scalars=\"density\" Vectors=\"velocity\">\n"
+         << point_data_tags << "      </PointData>\n"
+         << "      <Points>\n"
+         << points_tags << "      </Points>\n"
+         << "      <Verts>\n"
+         << verts_tags << "      </Verts>\n"
+         << "    </Piece>\n"
+         << "  </PolyData>\n"
+         << "  <AppendedData encoding=\"raw\">\n"
+         << "_";
+
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << header.str();
+    for (const auto* arrays : {&field_data, &point_data, &points, &verts}) {
+      for (const AppendedArray& array : *arrays) {
+        const std::uint64_t bytes = array.bytes();
+        write_raw(out, &bytes, 1);
+        array.write_bytes(out);
+      }
+    }
+    out << "\n  </AppendedData>\n</VTKFile>\n";
+  });
+}
+
+void write_ply(const std::filesystem::path& path, const ParticleFrame& frame) {
+  check_frame_consistent(path, frame);
+  const std::size_t n = frame.size();
+
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "ply\n"
+        << "format binary_little_endian 1.0\n"
+        << "comment surge time_s " << format_double(frame.time_s) << " step " << frame.step << "\n"
+        << "element vertex " << n << "\n"
+        << "property float x\nproperty float y\nproperty float z\n"
+        << "property float vx\nproperty float vy\nproperty float vz\n"
+        << "property float density\nproperty float pressure\n"
+        << "property uint id\n"
+        << "end_header\n";
+
+    // PLY stores a vertex's properties together; pack them in chunks to keep writes large.
+    constexpr std::size_t kVertexFloats = 8;
+    constexpr std::size_t kVertexBytes = kVertexFloats * sizeof(float) + sizeof(std::uint32_t);
+    constexpr std::size_t kChunkVertices = 4096;
+    std::vector<char> chunk(kChunkVertices * kVertexBytes);
+    for (std::size_t begin = 0; begin < n; begin += kChunkVertices) {
+      const std::size_t count = std::min(kChunkVertices, n - begin);
+      char* cursor = chunk.data();
+      for (std::size_t i = begin; i < begin + count; ++i) {
+        const Vec4f x = frame.position[i];
+        const Vec4f v = frame.velocity[i];
+        const float floats[kVertexFloats] = {
+            x.x, x.y, x.z, v.x, v.y, v.z, frame.density[i], frame.pressure[i]};
+        std::memcpy(cursor, floats, sizeof floats);
+        cursor += sizeof floats;
+        std::memcpy(cursor, &frame.id[i], sizeof(std::uint32_t));
+        cursor += sizeof(std::uint32_t);
+      }
+      out.write(chunk.data(), static_cast<std::streamsize>(count * kVertexBytes));
+    }
+  });
+}
+
+ExportFormat parse_export_format(const std::string& name) {
+  if (name == "vtk") return ExportFormat::vtk;
+  if (name == "ply") return ExportFormat::ply;
+  throw std::invalid_argument("unknown export format '" + name + "': expected vtk or ply");
+}
+
+FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,
+                             std::vector<ExportFormat> formats)
+    : directory_(std::move(directory)), name_(std::move(name)), formats_(std::move(formats)) {}
+
+void FrameExporter::write(const ParticleFrame& frame) {
+  // Made here rather than in the constructor, so an exporter that never writes leaves no trace on disk.
+  if (frames_written_ == 0) std::filesystem::create_directories(directory_);
+
+  char number[16];
+  std::snprintf(number, sizeof number, "_%06d", frames_written_);
+  const std::string stem = name_ + number;
+
+  for (const ExportFormat format : formats_) {
+    switch (format) {
+      case ExportFormat::vtk: {
+        const std::string vtp_name = stem + ".vtp";
+        write_vtp(directory_ / vtp_name, frame);
+        files_.push_back(directory_ / vtp_name);
+        series_.emplace_back(frame.time_s, vtp_name);
+        const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
+        write_pvd(pvd, series_);
+        if (series_.size() == 1) files_.push_back(pvd);
+        break;
+      }
+      case ExportFormat::ply: {
+        const std::filesystem::path ply = directory_ / (stem + ".ply");
+        write_ply(ply, frame);
+        files_.push_back(ply);
+        break;
+      }
+    }
+  }
+  ++frames_written_;
+}
+
+}  // namespace surge

@@ -1,0 +1,611 @@
+// Scene files (format: docs/scenes.md) read with toml++. Every value is type- and range-checked here, so
+// the engine never sees a bad parameter and the user sees the file, line and key of each mistake.
+//
+// Sections: formatting helpers, ranges, TableReader (one TOML table, with key lines and error reporting),
+// the parameter tables, one reader per scene table, load_scene/parse_scene.
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <string_view>
+
+#include "sim/scene/scene.h"
+
+namespace surge {
+
+SceneError::SceneError(std::filesystem::path file, int line, std::string key, const std::string& problem)
+    : std::runtime_error(file.string() + ":" + std::to_string(line) + ": key '" + key + "': " + problem),
+      file_(std::move(file)),
+      line_(line),
+      key_(std::move(key)) {}
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+// ---- Formatting helpers
+
+// Shortest text that reads back as the same value, so a message quotes a number as the user wrote it.
+// Plain decimals over the range scene values live in ("100000", "0.0001"); exponents only beyond it.
+template <typename T>
+std::string shortest_text(T value) {
+  std::array<char, 64> buffer{};
+  const bool plain = value == 0 || (std::abs(value) >= T(1e-7) && std::abs(value) < T(1e9));
+  const auto result =
+      plain ? std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::fixed)
+            : std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
+  return std::string(buffer.data(), result.ptr);
+}
+std::string format_number(double value) {
+  return shortest_text(value);
+}
+// Values the scene stores as float, printed as the float they became ("0.001", not "0.0010000000474974513").
+std::string format_number(float value) {
+  return shortest_text(value);
+}
+
+// Explains a rejection of a value that only the conversion to the engine's float broke (1e300, 1e-50).
+std::string precision_note(double value) {
+  const float stored = static_cast<float>(value);
+  const bool lost = std::isfinite(value) && (!std::isfinite(stored) || (value != 0 && stored == 0));
+  return lost ? " (beyond single precision)" : "";
+}
+
+std::string describe_type(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string:
+      return "a string \"" + std::string(*node.value<std::string_view>()) + "\"";
+    case toml::node_type::integer:
+      return "an integer (" + std::to_string(*node.value_exact<int64_t>()) + ")";
+    case toml::node_type::floating_point: {
+      // "10.0", not "10": the decimal point is the whole difference from an integer.
+      std::string text = format_number(*node.value_exact<double>());
+      if (text.find_first_not_of("-0123456789") == std::string::npos) text += ".0";
+      return "a float (" + text + ")";
+    }
+    case toml::node_type::boolean:
+      return "a boolean";
+    case toml::node_type::array:
+      return "an array of " + std::to_string(node.as_array()->size()) + " elements";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date or time";
+  }
+}
+
+std::string quoted_list(std::span<const std::string_view> names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) text += ", ";
+    // Appended piece by piece: `"\"" + std::string(...)` trips GCC 12's false -Wrestrict (GCC bug 105329).
+    text += '"';
+    text += names[i];
+    text += '"';
+  }
+  return text;
+}
+
+std::string unit_suffix(std::string_view unit) {
+  return unit.empty() ? "" : " [" + std::string(unit) + "]";
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    current[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      current[j] = std::min({previous[j] + 1, current[j - 1] + 1, substitution});
+    }
+    std::swap(previous, current);
+  }
+  return previous[b.size()];
+}
+
+// "(did you mean 'spacing'?)" for a near miss; otherwise the whole list, which is short in every table.
+std::string suggest(std::string_view unknown, std::span<const std::string_view> known) {
+  std::string_view closest;
+  std::size_t best = std::numeric_limits<std::size_t>::max();
+  for (std::string_view candidate : known) {
+    const std::size_t distance = edit_distance(unknown, candidate);
+    if (distance < best) {
+      best = distance;
+      closest = candidate;
+    }
+  }
+  if (!closest.empty() && best <= std::max<std::size_t>(2, closest.size() / 3)) {
+    return "did you mean '" + std::string(closest) + "'?";
+  }
+  std::string list;
+  for (std::string_view candidate : known) list += (list.empty() ? "" : ", ") + std::string(candidate);
+  return "known: " + list;
+}
+
+// ---- Ranges, written into messages the way docs/scenes.md writes them
+
+struct Range {
+  double min = -kInfinity;
+  double max = kInfinity;
+  bool min_open = false;
+  bool max_open = false;
+
+  static constexpr Range above(double low) { return {low, kInfinity, true, false}; }
+  static constexpr Range at_least(double low) { return {low, kInfinity, false, false}; }
+  static constexpr Range closed(double low, double high) { return {low, high, false, false}; }
+  static constexpr Range left_open(double low, double high) { return {low, high, true, false}; }
+  static constexpr Range any() { return {}; }
+
+  // Checked on the float the engine will store, so an overflow to inf or an underflow to 0 is caught.
+  bool contains(float value) const {
+    if (!std::isfinite(value)) return false;
+    const bool above_min = min_open ? value > min : value >= min;
+    const bool below_max = max_open ? value < max : value <= max;
+    return above_min && below_max;
+  }
+
+  std::string describe() const {
+    if (min == -kInfinity && max == kInfinity) return "";
+    if (max == kInfinity) return std::string(min_open ? " > " : " >= ") + format_number(min);
+    return " in " + std::string(min_open ? "(" : "[") + format_number(min) + ", " + format_number(max) +
+           (max_open ? ")" : "]");
+  }
+};
+
+struct IntegerRange {
+  int64_t min = 0;
+  int64_t max = 0;
+  bool contains(int64_t value) const { return value >= min && value <= max; }
+  std::string describe() const { return " in [" + std::to_string(min) + ", " + std::to_string(max) + "]"; }
+};
+
+float component(Vec3f v, int axis) {
+  return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
+}
+constexpr std::array<const char*, 3> kAxisNames = {"x", "y", "z"};
+
+// ---- One TOML table: typed reads with range checks, errors with the key's line
+
+class TableReader {
+ public:
+  // `prefix` is the table's path with a trailing dot ("domain.", "fluid.block[0].", "" for the root).
+  TableReader(const toml::table& table, std::string prefix, int table_line, const std::filesystem::path& file,
+              Scene& scene)
+      : table_(table), prefix_(std::move(prefix)), table_line_(table_line), file_(file), scene_(scene) {
+    for (auto&& [key, node] : table_) {
+      const int line = static_cast<int>(key.source().begin.line);
+      key_lines_[std::string(key.str())] = line > 0 ? line : static_cast<int>(node.source().begin.line);
+    }
+    for (const auto& [key, line] : key_lines_) scene_.key_lines[prefix_ + key] = line;
+  }
+
+  const std::filesystem::path& file() const { return file_; }
+  Scene& scene() const { return scene_; }
+  int table_line() const { return table_line_; }
+  std::string full_key(std::string_view key) const { return prefix_ + std::string(key); }
+  std::string path() const { return prefix_.empty() ? "" : prefix_.substr(0, prefix_.size() - 1); }
+  bool has(std::string_view key) const { return table_.contains(key); }
+
+  // The key's own line when it is in the file, else the table's (where a missing key belongs).
+  int line_of(std::string_view key) const {
+    const auto it = key_lines_.find(std::string(key));
+    return it == key_lines_.end() ? table_line_ : it->second;
+  }
+
+  [[noreturn]] void fail(std::string_view key, const std::string& problem) const {
+    throw SceneError(file_, line_of(key), full_key(key), problem);
+  }
+  // A problem of the table as a whole ("needs one of ..."), reported at its header.
+  [[noreturn]] void fail_table(const std::string& problem) const {
+    throw SceneError(file_, table_line_, path(), problem);
+  }
+  [[noreturn]] void fail_at(const toml::node& node, std::string_view key, const std::string& problem) const {
+    throw SceneError(file_, static_cast<int>(node.source().begin.line), full_key(key), problem);
+  }
+
+  // Reports the unknown key nearest the top of the file, so fixing errors in order works.
+  void reject_unknown_keys(std::span<const std::string_view> known) const {
+    std::optional<std::pair<int, std::string>> first_unknown;
+    for (const auto& [key, line] : key_lines_) {
+      if (std::find(known.begin(), known.end(), key) != known.end()) continue;
+      if (!first_unknown || line < first_unknown->first) first_unknown = {line, key};
+    }
+    if (first_unknown) {
+      const std::string& key = first_unknown->second;
+      const bool is_table = table_.get(key)->is_table() || table_.get(key)->is_array_of_tables();
+      fail(key, std::string(is_table ? "unknown table" : "unknown key") + " (" + suggest(key, known) + ")");
+    }
+  }
+
+  std::optional<float> number(std::string_view key, std::string_view unit, Range range) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return std::nullopt;
+    const std::string expected = "expected a number" + range.describe() + unit_suffix(unit);
+    const std::optional<double> value = as_number(*node);
+    if (!value) fail(key, expected + ", got " + describe_type(*node));
+    if (!range.contains(static_cast<float>(*value))) {
+      fail(key, expected + ", got " + format_number(*value) + precision_note(*value));
+    }
+    return static_cast<float>(*value);
+  }
+
+  std::optional<int64_t> integer(std::string_view key, IntegerRange range) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return std::nullopt;
+    const std::string expected = "expected an integer" + range.describe();
+    const std::optional<int64_t> value = node->value_exact<int64_t>();
+    if (!value) fail(key, expected + ", got " + describe_type(*node));
+    if (!range.contains(*value)) fail(key, expected + ", got " + std::to_string(*value));
+    return value;
+  }
+
+  std::optional<Vec3f> vec3(std::string_view key, std::string_view unit, Range each = Range::any()) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return std::nullopt;
+    const std::string expected = "expected an array of 3 numbers" +
+                                 (each.describe().empty() ? "" : " each" + each.describe()) +
+                                 unit_suffix(unit);
+    const toml::array* array = node->as_array();
+    if (!array || array->size() != 3) fail(key, expected + ", got " + describe_type(*node));
+    std::array<float, 3> xyz{};
+    for (int axis = 0; axis < 3; ++axis) {
+      const toml::node& element = *array->get(static_cast<std::size_t>(axis));
+      const std::optional<double> value = as_number(element);
+      if (!value)
+        fail_at(element, key, expected + ", got " + describe_type(element) + " for " + kAxisNames[axis]);
+      xyz[axis] = static_cast<float>(*value);
+      if (!each.contains(xyz[axis])) {
+        fail_at(
+            element, key,
+            expected + ", got " + kAxisNames[axis] + " = " + format_number(*value) + precision_note(*value));
+      }
+    }
+    return Vec3f{xyz[0], xyz[1], xyz[2]};
+  }
+
+  std::optional<std::string> string(std::string_view key) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return std::nullopt;
+    const std::optional<std::string> value = node->value_exact<std::string>();
+    if (!value) fail(key, "expected a string, got " + describe_type(*node));
+    return value;
+  }
+
+  std::optional<std::string> choice(std::string_view key, std::span<const std::string_view> accepted) const {
+    const std::optional<std::string> value = string(key);
+    if (value && std::find(accepted.begin(), accepted.end(), *value) == accepted.end()) {
+      fail(key, "expected one of " + quoted_list(accepted) + ", got \"" + *value + "\"");
+    }
+    return value;
+  }
+
+  // An array of distinct names from `accepted`; errors point at the offending element's line.
+  std::optional<std::vector<std::string>> distinct_names(std::string_view key,
+                                                         std::span<const std::string_view> accepted) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return std::nullopt;
+    const std::string expected = "expected an array of distinct names from " + quoted_list(accepted);
+    const toml::array* array = node->as_array();
+    if (!array) fail(key, expected + ", got " + describe_type(*node));
+    std::vector<std::string> names;
+    for (const toml::node& element : *array) {
+      const std::optional<std::string> name = element.value_exact<std::string>();
+      if (!name) fail_at(element, key, expected + ", got " + describe_type(element));
+      if (std::find(accepted.begin(), accepted.end(), *name) == accepted.end()) {
+        fail_at(element, key, expected + ", got \"" + *name + "\"");
+      }
+      if (std::find(names.begin(), names.end(), *name) != names.end()) {
+        fail_at(element, key, "\"" + *name + "\" is listed twice");
+      }
+      names.push_back(*name);
+    }
+    return names;
+  }
+
+  template <typename T>
+  T required(std::optional<T> value, std::string_view key, std::string_view expected) const {
+    if (!value) fail(key, "required key is missing (expected " + std::string(expected) + ")");
+    return *value;
+  }
+
+  // A sub-table; an absent optional table reads as empty, so its keys take their defaults.
+  TableReader table(std::string_view key, bool required) const {
+    static const toml::table empty;
+    const toml::node* node = table_.get(key);
+    if (!node) {
+      if (required) fail(key, "required table [" + full_key(key) + "] is missing");
+      return TableReader(empty, full_key(key) + ".", line_of(key), file_, scene_);
+    }
+    if (!node->is_table()) fail(key, "expected a table [" + full_key(key) + "], got " + describe_type(*node));
+    return TableReader(*node->as_table(), full_key(key) + ".", line_of(key), file_, scene_);
+  }
+
+  const toml::node* get(std::string_view key) const { return table_.get(key); }
+
+ private:
+  // TOML keeps 1 and 1.0 apart; a float parameter accepts both because "rest_density = 1000" is natural.
+  static std::optional<double> as_number(const toml::node& node) {
+    if (node.is_integer()) return static_cast<double>(*node.value_exact<int64_t>());
+    return node.value_exact<double>();
+  }
+
+  const toml::table& table_;
+  std::string prefix_;
+  int table_line_;
+  const std::filesystem::path& file_;
+  Scene& scene_;
+  std::map<std::string, int> key_lines_;
+};
+
+// ---- Parameters declared once: key, unit, range (docs/scenes.md mirrors these tables)
+
+struct NumberKey {
+  std::string_view key;
+  float Scene::*member;
+  std::string_view unit;  // empty for dimensionless
+  Range range;
+};
+
+constexpr std::array kFluidNumbers = {
+    NumberKey{"rest_density", &Scene::rest_density, "kg/m^3", Range::left_open(0, 1e5)},
+    NumberKey{"speed_of_sound", &Scene::speed_of_sound, "m/s", Range::at_least(0)},
+    NumberKey{"tait_exponent", &Scene::tait_exponent, "", Range::closed(1, 10)},
+    NumberKey{"viscosity_alpha", &Scene::viscosity_alpha, "", Range::closed(0, 1)},
+    NumberKey{"xsph_epsilon", &Scene::xsph_epsilon, "", Range::closed(0, 1)},
+};
+
+constexpr std::array kTimeNumbers = {
+    NumberKey{"end", &Scene::end_time, "s", Range::above(0)},
+    NumberKey{"cfl", &Scene::cfl, "", Range::left_open(0, 1)},
+    NumberKey{"dt_max", &Scene::dt_max, "s", Range::above(0)},
+    NumberKey{"dt_min", &Scene::dt_min, "s", Range::above(0)},
+};
+
+void read_numbers(const TableReader& table, std::span<const NumberKey> keys) {
+  for (const NumberKey& key : keys) {
+    if (auto value = table.number(key.key, key.unit, key.range)) table.scene().*key.member = *value;
+  }
+}
+
+std::vector<std::string_view> keys_of(std::span<const NumberKey> numbers,
+                                      std::initializer_list<std::string_view> others) {
+  std::vector<std::string_view> keys(others);
+  for (const NumberKey& number : numbers) keys.push_back(number.key);
+  return keys;
+}
+
+constexpr std::array<std::string_view, 1> kSolvers = {"wcsph"};
+constexpr std::array<std::string_view, 2> kKernels = {"cubic_spline", "wendland_c2"};
+constexpr std::array<std::string_view, 2> kShapes = {"box", "sphere"};
+constexpr std::array<std::string_view, 2> kFormats = {"vtk", "ply"};
+constexpr std::array<std::string_view, 6> kFaces = {kFaceNames[0], kFaceNames[1], kFaceNames[2],
+                                                    kFaceNames[3], kFaceNames[4], kFaceNames[5]};
+// A wall layer must be at least one particle thick; beyond 4 the extra layers sit outside any kernel support.
+constexpr IntegerRange kWallLayers{1, 4};
+constexpr IntegerRange kParticles{1, 2'000'000'000};
+constexpr IntegerRange kEvery{0, std::numeric_limits<int>::max()};
+
+// ---- One reader per scene table
+
+void read_identity(const TableReader& root, Scene& scene) {
+  if (auto name = root.string("name")) {
+    // The name becomes part of output file names (NAME_000000.vtp).
+    if (name->empty() || name->find_first_of("/\\") != std::string::npos) {
+      root.fail("name", "expected a non-empty name without '/' or '\\' (it names output files), got \"" +
+                            *name + "\"");
+    }
+    scene.name = *name;
+  } else {
+    scene.name = scene.path.stem().string();
+    if (scene.name.empty()) scene.name = "scene";
+  }
+  if (auto solver = root.choice("solver", kSolvers)) scene.solver = *solver;
+}
+
+void read_domain(const TableReader& domain, Scene& scene) {
+  static constexpr std::array<std::string_view, 4> kKeys = {"min", "max", "walls", "wall_layers"};
+  domain.reject_unknown_keys(kKeys);
+  scene.domain_min = domain.required(domain.vec3("min", "m"), "min", "an array of 3 numbers [m]");
+  scene.domain_max = domain.required(domain.vec3("max", "m"), "max", "an array of 3 numbers [m]");
+  for (int axis = 0; axis < 3; ++axis) {
+    if (!(component(scene.domain_max, axis) > component(scene.domain_min, axis))) {
+      domain.fail("max", std::string("expected each component greater than min's, got ") + kAxisNames[axis] +
+                             ": max " + format_number(component(scene.domain_max, axis)) + " <= min " +
+                             format_number(component(scene.domain_min, axis)));
+    }
+  }
+
+  // An open top is the usual tank: a lid would only matter for splashes that reach it.
+  scene.walls = {true, true, true, true, true, false};
+  if (auto walls = domain.distinct_names("walls", kFaces)) {
+    scene.walls.fill(false);
+    for (const std::string& wall : *walls) {
+      scene.walls[static_cast<std::size_t>(std::find(kFaces.begin(), kFaces.end(), wall) - kFaces.begin())] =
+          true;
+    }
+  }
+  if (auto layers = domain.integer("wall_layers", kWallLayers)) scene.wall_layers = static_cast<int>(*layers);
+}
+
+void read_resolution(const TableReader& resolution, Scene& scene) {
+  static constexpr std::array<std::string_view, 4> kKeys = {"spacing", "particles", "support_ratio",
+                                                            "kernel"};
+  resolution.reject_unknown_keys(kKeys);
+  const bool has_spacing = resolution.has("spacing");
+  const bool has_particles = resolution.has("particles");
+  if (has_spacing && has_particles) {
+    const bool particles_later = resolution.line_of("particles") > resolution.line_of("spacing");
+    resolution.fail(particles_later ? "particles" : "spacing",
+                    "give exactly one of 'spacing' [m] and 'particles', not both");
+  }
+  if (!has_spacing && !has_particles) {
+    resolution.fail_table(
+        "needs exactly one of 'spacing' [m] and 'particles' (target fluid particle count), found neither");
+  }
+
+  if (auto spacing = resolution.number("spacing", "m", Range::above(0))) {
+    const Vec3f extent = scene.domain_max - scene.domain_min;
+    const float smallest = std::min({extent.x, extent.y, extent.z});
+    if (!(*spacing < smallest)) {
+      resolution.fail("spacing", "expected a spacing below the smallest domain extent " +
+                                     format_number(smallest) + " [m], got " + format_number(*spacing));
+    }
+    scene.spacing = *spacing;
+  }
+  if (auto particles = resolution.integer("particles", kParticles)) scene.target_particles = *particles;
+  if (auto ratio = resolution.number("support_ratio", "", Range::closed(1.5, 3.0)))
+    scene.support_ratio = *ratio;
+  if (auto kernel = resolution.choice("kernel", kKernels)) {
+    scene.kernel = *kernel == "wendland_c2" ? KernelType::wendland_c2 : KernelType::cubic_spline;
+  }
+}
+
+void check_inside_domain(const TableReader& block_table, const FluidBlock& block, const Scene& scene) {
+  const bool sphere = block.shape == FluidBlock::Shape::sphere;
+  for (int axis = 0; axis < 3; ++axis) {
+    const float low = sphere ? component(block.center, axis) - block.radius : component(block.min, axis);
+    const float high = sphere ? component(block.center, axis) + block.radius : component(block.max, axis);
+    const float domain_low = component(scene.domain_min, axis);
+    const float domain_high = component(scene.domain_max, axis);
+    if (low < domain_low || high > domain_high) {
+      block_table.fail_table(std::string("block is not inside the domain: its ") + kAxisNames[axis] +
+                             " extent " + (sphere ? "(centre +- radius) " : "") + "[" + format_number(low) +
+                             ", " + format_number(high) + "] m leaves the domain's [" +
+                             format_number(domain_low) + ", " + format_number(domain_high) + "] m");
+    }
+  }
+}
+
+FluidBlock read_block(const TableReader& table, const Scene& scene) {
+  static constexpr std::array<std::string_view, 6> kKeys = {"shape",  "min",    "max",
+                                                            "center", "radius", "velocity"};
+  table.reject_unknown_keys(kKeys);
+  FluidBlock block;
+  block.line = table.table_line();
+  const std::string shape = table.required(table.choice("shape", kShapes), "shape", "\"box\" or \"sphere\"");
+  block.shape = shape == "sphere" ? FluidBlock::Shape::sphere : FluidBlock::Shape::box;
+
+  // A key of the other shape is a mistake the user should hear about, not a value silently ignored.
+  const std::array<std::string_view, 2> foreign = block.shape == FluidBlock::Shape::box
+                                                      ? std::array<std::string_view, 2>{"center", "radius"}
+                                                      : std::array<std::string_view, 2>{"min", "max"};
+  for (std::string_view key : foreign) {
+    if (table.has(key)) {
+      table.fail(key, "does not apply to a \"" + shape + "\" block (it takes " +
+                          (block.shape == FluidBlock::Shape::box ? "min, max" : "center, radius") +
+                          ", velocity)");
+    }
+  }
+
+  if (block.shape == FluidBlock::Shape::box) {
+    block.min = table.required(table.vec3("min", "m"), "min", "an array of 3 numbers [m]");
+    block.max = table.required(table.vec3("max", "m"), "max", "an array of 3 numbers [m]");
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(component(block.max, axis) > component(block.min, axis))) {
+        table.fail("max", std::string("expected each component greater than min's, got ") + kAxisNames[axis] +
+                              ": max " + format_number(component(block.max, axis)) + " <= min " +
+                              format_number(component(block.min, axis)));
+      }
+    }
+  } else {
+    block.center = table.required(table.vec3("center", "m"), "center", "an array of 3 numbers [m]");
+    block.radius = table.required(table.number("radius", "m", Range::above(0)), "radius", "a number > 0 [m]");
+  }
+  if (auto velocity = table.vec3("velocity", "m/s")) block.velocity = *velocity;
+  check_inside_domain(table, block, scene);
+  return block;
+}
+
+void read_fluid(const TableReader& fluid, Scene& scene) {
+  fluid.reject_unknown_keys(keys_of(kFluidNumbers, {"gravity", "block"}));
+  read_numbers(fluid, kFluidNumbers);
+  if (auto gravity = fluid.vec3("gravity", "m/s^2", Range::closed(-1000, 1000))) scene.gravity = *gravity;
+
+  const toml::node* blocks = fluid.get("block");
+  if (!blocks) {
+    fluid.fail("block", "at least one [[fluid.block]] is required (the fluid to simulate)");
+  }
+  if (!blocks->is_array_of_tables()) {
+    fluid.fail("block", "expected one or more [[fluid.block]] tables, got " + describe_type(*blocks));
+  }
+  const toml::array& array = *blocks->as_array();
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const toml::node& block = *array.get(i);
+    const std::string prefix = "fluid.block[" + std::to_string(i) + "]";
+    const int line = static_cast<int>(block.source().begin.line);
+    scene.key_lines[prefix] = line;
+    scene.blocks.push_back(
+        read_block(TableReader(*block.as_table(), prefix + ".", line, fluid.file(), scene), scene));
+  }
+}
+
+void read_time(const TableReader& time, Scene& scene) {
+  time.reject_unknown_keys(keys_of(kTimeNumbers, {}));
+  read_numbers(time, kTimeNumbers);
+  if (!(scene.dt_min < scene.dt_max)) {
+    // Blame the key the user wrote; if both are written, dt_min (the one a typo most often breaks).
+    const std::string_view key = time.has("dt_min") || !time.has("dt_max") ? "dt_min" : "dt_max";
+    time.fail(key, "expected dt_min < dt_max, got dt_min " + format_number(scene.dt_min) + " [s] >= dt_max " +
+                       format_number(scene.dt_max) + " [s]");
+  }
+}
+
+void read_output(const TableReader& output, Scene& scene) {
+  static constexpr std::array<std::string_view, 3> kKeys = {"dir", "formats", "every"};
+  output.reject_unknown_keys(kKeys);
+  scene.output_dir = "out/" + scene.name;
+  if (auto dir = output.string("dir")) {
+    if (dir->empty()) output.fail("dir", "expected a non-empty directory path, got \"\"");
+    scene.output_dir = *dir;
+  }
+  if (auto formats = output.distinct_names("formats", kFormats)) scene.formats = *formats;
+  if (auto every = output.integer("every", kEvery)) scene.every = static_cast<int>(*every);
+}
+
+}  // namespace
+
+Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
+  toml::table root;
+  try {
+    root = toml::parse(text, std::string_view(file.string()));
+  } catch (const toml::parse_error& error) {
+    throw SceneError(file, static_cast<int>(error.source().begin.line), "", std::string(error.description()));
+  }
+
+  Scene scene;
+  scene.path = file;
+  const TableReader top(root, "", 0, file, scene);
+  static constexpr std::array<std::string_view, 7> kTopKeys = {"name",  "solver", "domain", "resolution",
+                                                               "fluid", "time",   "output"};
+  top.reject_unknown_keys(kTopKeys);
+  read_identity(top, scene);
+  read_domain(top.table("domain", true), scene);
+  read_resolution(top.table("resolution", true), scene);
+  read_fluid(top.table("fluid", false), scene);
+  read_time(top.table("time", false), scene);
+  read_output(top.table("output", false), scene);
+  return scene;
+}
+
+Scene load_scene(const std::filesystem::path& file) {
+  std::error_code error;
+  if (!std::filesystem::exists(file, error)) throw SceneError(file, 0, "", "the file does not exist");
+  if (!std::filesystem::is_regular_file(file, error)) throw SceneError(file, 0, "", "not a regular file");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw SceneError(file, 0, "", std::string("cannot open the file: ") + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_scene(text.str(), file);
+}
+
+}  // namespace surge

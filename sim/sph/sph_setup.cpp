@@ -1,0 +1,226 @@
+// build_setup: from a scene to particles. Fluid particles sit on a cubic lattice anchored at the
+// domain's lower corner (first particle half a spacing from the wall); wall particles continue the
+// lattice outwards in `wall_layers` layers, so the first fluid layer is one spacing from the first
+// wall layer, as it would be from more fluid.
+#include "sim/sph/sph_setup.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+
+#include "sim/index/cell_index_cpu.h"
+#include "sim/scene/scene.h"
+
+namespace surge {
+
+namespace {
+
+bool block_contains(const FluidBlock& block, Vec3f p) {
+  if (block.shape == FluidBlock::Shape::sphere) return length_squared(p - block.center) <= block.radius * block.radius;
+  return p.x >= block.min.x && p.x < block.max.x && p.y >= block.min.y && p.y < block.max.y && p.z >= block.min.z &&
+         p.z < block.max.z;
+}
+
+// Calls visit(site, block) for every lattice site of spacing `spacing` inside some fluid block; a site
+// inside several blocks counts once, for the first block listed.
+void for_each_fluid_site(const Scene& scene, double spacing,
+                         const std::function<void(Vec3f, const FluidBlock&)>& visit) {
+  const Vec3f extent = scene.domain_max - scene.domain_min;
+  const long nx = long(extent.x / spacing), ny = long(extent.y / spacing), nz = long(extent.z / spacing);
+  for (long k = 0; k < nz; ++k)
+    for (long j = 0; j < ny; ++j)
+      for (long i = 0; i < nx; ++i) {
+        const Vec3f site{float(scene.domain_min.x + (i + 0.5) * spacing), float(scene.domain_min.y + (j + 0.5) * spacing),
+                         float(scene.domain_min.z + (k + 0.5) * spacing)};
+        for (const FluidBlock& block : scene.blocks)
+          if (block_contains(block, site)) {
+            visit(site, block);
+            break;
+          }
+      }
+}
+
+long count_fluid_sites(const Scene& scene, double spacing) {
+  long count = 0;
+  for_each_fluid_site(scene, spacing, [&](Vec3f, const FluidBlock&) { ++count; });
+  return count;
+}
+
+double block_volume(const FluidBlock& block) {
+  if (block.shape == FluidBlock::Shape::sphere) return 4.0 / 3.0 * 3.14159265358979 * std::pow(block.radius, 3.0);
+  const Vec3f e = block.max - block.min;
+  return double(e.x) * e.y * e.z;
+}
+
+// The spacing that puts about `target` particles in the scene's fluid: a first guess from the block
+// volumes, then two corrections from counting lattice sites (overlaps and rounding at the edges).
+double spacing_for_count(const Scene& scene, long target) {
+  double volume = 0;
+  for (const FluidBlock& block : scene.blocks) volume += block_volume(block);
+  double spacing = std::cbrt(volume / double(target));
+  for (int pass = 0; pass < 2; ++pass) {
+    const long count = count_fluid_sites(scene, spacing);
+    if (count == 0) break;
+    spacing *= std::cbrt(double(count) / double(target));
+  }
+  return spacing;
+}
+
+// Coordinates of wall particles along one axis: evenly spread over [lo, hi] (so no gap opens where the
+// domain is not a whole number of spacings), continued by `layers` beyond either end.
+std::vector<float> wall_axis_coordinates(float lo, float hi, double spacing, int layers) {
+  const long n = std::max(1L, std::lround((hi - lo) / spacing));
+  const double step = (hi - lo) / double(n);
+  std::vector<float> coordinates;
+  for (long i = -layers; i < n + layers; ++i) coordinates.push_back(float(lo + (i + 0.5) * step));
+  return coordinates;
+}
+
+std::vector<Vec4f> place_wall_particles(const Scene& scene, double spacing) {
+  const int layers = scene.wall_layers;
+  const auto xs = wall_axis_coordinates(scene.domain_min.x, scene.domain_max.x, spacing, layers);
+  const auto ys = wall_axis_coordinates(scene.domain_min.y, scene.domain_max.y, spacing, layers);
+  const auto zs = wall_axis_coordinates(scene.domain_min.z, scene.domain_max.z, spacing, layers);
+  const auto walled = [&](Face f) { return scene.walls[std::size_t(f)]; };
+  // Per axis: 0 inside the domain, -1 below it, +1 above it. A site outside the domain is a wall site
+  // when every face it lies beyond has a wall, so corners of two walls are filled and open faces are not.
+  const auto side = [](float v, float lo, float hi) { return v < lo ? -1 : (v > hi ? 1 : 0); };
+  std::vector<Vec4f> particles;
+  for (float z : zs)
+    for (float y : ys)
+      for (float x : xs) {
+        const int sx = side(x, scene.domain_min.x, scene.domain_max.x);
+        const int sy = side(y, scene.domain_min.y, scene.domain_max.y);
+        const int sz = side(z, scene.domain_min.z, scene.domain_max.z);
+        if (sx == 0 && sy == 0 && sz == 0) continue;
+        if (sx != 0 && !walled(sx < 0 ? Face::x_min : Face::x_max)) continue;
+        if (sy != 0 && !walled(sy < 0 ? Face::y_min : Face::y_max)) continue;
+        if (sz != 0 && !walled(sz < 0 ? Face::z_min : Face::z_max)) continue;
+        particles.push_back({x, y, z, 0.0f});
+      }
+  return particles;
+}
+
+// Particle mass such that a particle inside a perfect lattice sums exactly the rest density:
+// m = rho0 / sum_j W(x_i - x_j). With a support of two spacings the plain rho0 dx^3 is off by a few
+// per cent, which would start every scene with a pressure jolt.
+template <typename Kernel>
+double lattice_mass(const Kernel& kernel, double rest_density, double spacing) {
+  const int reach = int(std::ceil(kernel.support / spacing));
+  double sum = 0;
+  for (int k = -reach; k <= reach; ++k)
+    for (int j = -reach; j <= reach; ++j)
+      for (int i = -reach; i <= reach; ++i) sum += kernel.value(spacing * std::sqrt(double(i * i + j * j + k * k)));
+  return rest_density / sum;
+}
+
+}  // namespace
+
+SphSetup build_setup(const Scene& scene, long particles_override) {
+  SphSetup setup;
+  SphParameters& p = setup.params;
+  const bool by_count = particles_override > 0 || scene.target_particles > 0;
+  const long target = particles_override > 0 ? particles_override : scene.target_particles;
+  const std::string resolution_key = particles_override > 0 ? "--particles"
+                                     : by_count             ? "resolution.particles"
+                                                            : "resolution.spacing";
+  const int resolution_line = particles_override > 0 ? 0 : scene.line_of(resolution_key);
+  const double spacing = by_count ? spacing_for_count(scene, target) : double(scene.spacing);
+
+  // Fluid particles.
+  ParticleFrame& fluid = setup.fluid;
+  for_each_fluid_site(scene, spacing, [&](Vec3f site, const FluidBlock& block) {
+    fluid.position.push_back(make_vec4(site, 0.0f));
+    fluid.velocity.push_back(make_vec4(block.velocity, 0.0f));
+  });
+  const std::size_t n = fluid.position.size();
+  if (n == 0)
+    throw SceneError(scene.path, resolution_line, resolution_key,
+                     "no fluid particle fits in the fluid blocks at a spacing of " + std::to_string(spacing) +
+                         " m: expected a smaller spacing or more particles");
+  if (n > std::size_t(0xFFFFFFF0u))
+    throw SceneError(scene.path, resolution_line, resolution_key,
+                     std::to_string(n) + " particles: expected fewer than 4,294,967,280 (32-bit particle ids)");
+  fluid.density.assign(n, scene.rest_density);
+  fluid.pressure.assign(n, 0.0f);
+  fluid.id.resize(n);
+  for (std::size_t i = 0; i < n; ++i) fluid.id[i] = std::uint32_t(i);
+
+  // Parameters.
+  p.kernel = scene.kernel;
+  p.spacing = float(spacing);
+  p.support = float(scene.support_ratio * spacing);
+  p.rest_density = scene.rest_density;
+  p.particle_mass =
+      float(p.kernel == KernelType::wendland_c2
+                ? lattice_mass(WendlandC2Kernel<double>::make(double(p.support)), p.rest_density, spacing)
+                : lattice_mass(CubicSplineKernel<double>::make(double(p.support)), p.rest_density, spacing));
+  p.tait_exponent = scene.tait_exponent;
+  p.viscosity_alpha = scene.viscosity_alpha;
+  p.xsph_epsilon = scene.xsph_epsilon;
+  p.gravity = scene.gravity;
+  p.cfl = scene.cfl;
+  p.dt_max = scene.dt_max;
+  p.dt_min = scene.dt_min;
+  p.domain_min = scene.domain_min;
+  p.domain_max = scene.domain_max;
+  if (scene.speed_of_sound > 0.0f) {
+    p.speed_of_sound = scene.speed_of_sound;
+  } else {
+    // c0 = 10 v_max keeps density variations near 1 % (Monaghan 1994). The largest expected speed is a
+    // fall from the highest fluid particle to the lowest point of the domain, plus the fastest block.
+    const float g = std::sqrt(length_squared(scene.gravity));
+    const Vec3f up = g > 0.0f ? (-1.0f / g) * scene.gravity : Vec3f{0, 0, 1};
+    float lowest = 1e30f, highest = -1e30f, fastest = 0.0f;
+    for (float cx : {scene.domain_min.x, scene.domain_max.x})
+      for (float cy : {scene.domain_min.y, scene.domain_max.y})
+        for (float cz : {scene.domain_min.z, scene.domain_max.z}) lowest = std::min(lowest, dot(up, Vec3f{cx, cy, cz}));
+    for (std::size_t i = 0; i < n; ++i) {
+      highest = std::max(highest, dot(up, xyz(fluid.position[i])));
+      fastest = std::max(fastest, std::sqrt(length_squared(xyz(fluid.velocity[i]))));
+    }
+    const float v_max = std::sqrt(2.0f * g * std::max(0.0f, highest - lowest)) + fastest;
+    p.speed_of_sound = 10.0f * std::max(v_max, 1.0f);  // 1 m/s floor: a scene at rest still needs a stiffness
+  }
+  p.tait_stiffness = p.rest_density * p.speed_of_sound * p.speed_of_sound / p.tait_exponent;
+
+  // Grid: cells of one support, covering the domain, the wall layers and one support of margin.
+  const float margin = float((scene.wall_layers + 1) * spacing) + p.support;
+  GridGeometry& grid = setup.grid;
+  grid.cell_size = p.support;
+  grid.inv_cell_size = 1.0f / p.support;
+  grid.origin = scene.domain_min - Vec3f{margin, margin, margin};
+  const Vec3f span = scene.domain_max - scene.domain_min + Vec3f{2 * margin, 2 * margin, 2 * margin};
+  grid.nx = std::max(1, int(std::ceil(span.x / p.support)));
+  grid.ny = std::max(1, int(std::ceil(span.y / p.support)));
+  grid.nz = std::max(1, int(std::ceil(span.z / p.support)));
+  if (double(grid.nx) * grid.ny * grid.nz >= 4.0e9)
+    throw SceneError(scene.path, resolution_line, resolution_key,
+                     "the grid would need more than 4e9 cells: expected a coarser resolution for this domain");
+
+  // Wall particles, sorted by cell once (they never move), with their Akinci volumes.
+  std::vector<Vec4f> walls = place_wall_particles(scene, spacing);
+  CpuCellIndex wall_index;
+  wall_index.build(grid, walls);
+  setup.boundary.resize(walls.size());
+  for (std::size_t k = 0; k < walls.size(); ++k) setup.boundary[k] = walls[wall_index.sorted_order()[k]];
+  setup.boundary_cell_start = wall_index.cell_start();
+  const CellIndexView view{setup.boundary.data(), setup.boundary_cell_start.data()};
+  const float support2 = p.support * p.support;
+  std::vector<float> volume(setup.boundary.size());
+  with_kernel(p.kernel, p.support, [&](auto kernel) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t b = 0; b < std::int64_t(setup.boundary.size()); ++b) {
+      float sum = 0.0f;
+      for_each_neighbor(grid, view, xyz(setup.boundary[b]), support2,
+                        [&](std::uint32_t, Vec3f, float r2) { sum += kernel.value(std::sqrt(r2)); });
+      volume[b] = 1.0f / sum;  // Akinci et al. 2012, eq. 4: V_b = 1 / sum_k W_bk
+    }
+    return 0;
+  });
+  for (std::size_t b = 0; b < volume.size(); ++b) setup.boundary[b].w = volume[b];
+  return setup;
+}
+
+}  // namespace surge

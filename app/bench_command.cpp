@@ -21,8 +21,8 @@ class UnstableBenchmark : public std::runtime_error {
 
 void check_stable(const StepStatus& status, std::size_t particles) {
   if (status.instability == Instability::none) return;
-  throw UnstableBenchmark("benchmark with " + std::to_string(particles) +
-                          " fluid particles: " + status.diagnosis());
+  throw UnstableBenchmark("unstable: " + status.diagnosis() + " (benchmark with " +
+                          std::to_string(particles) + " fluid particles)");
 }
 
 BenchRun measure(Simulation& simulation, const std::string& backend, const SphParameters& parameters,

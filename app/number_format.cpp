@@ -37,6 +37,12 @@ std::string fixed(double value, int decimals) {
   return buffer.data();
 }
 
+std::string significant(double value, int digits) {
+  std::array<char, 64> buffer{};
+  std::snprintf(buffer.data(), buffer.size(), "%.*g", digits, value);
+  return buffer.data();
+}
+
 std::string binary_bytes(std::uint64_t bytes) {
   static constexpr std::array<const char*, 5> kUnits = {"B", "KiB", "MiB", "GiB", "TiB"};
   if (bytes < 1024) return std::to_string(bytes) + " B";

@@ -68,8 +68,8 @@ std::string ProgressReporter::describe(long step, double time_s, double fraction
   const double steps_per_s = elapsed_s > 0 ? double(step) / elapsed_s : 0.0;
   const bool by_steps = end_.max_steps > 0;
   std::ostringstream text;
-  text << fixed(100.0 * std::min(fraction, 1.0), 1) << " %  t " << fixed(time_s, 3);
-  if (!by_steps) text << "/" << fixed(end_.end_time_s, 3);
+  text << fixed(100.0 * std::min(fraction, 1.0), 1) << " %  t " << significant(time_s, 4);
+  if (!by_steps) text << "/" << significant(end_.end_time_s, 4);
   text << " s  step " << with_thousands(step);
   if (by_steps) text << "/" << with_thousands(end_.max_steps);
   text << "  " << with_thousands(std::int64_t(particles_)) << " particles  " << engineering(steps_per_s)

@@ -3,7 +3,6 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
-#include <stdexcept>
 
 #include "app/backend_choice.h"
 #include "app/exit_codes.h"
@@ -24,20 +23,6 @@ struct RunPlan {
   int every = 0;
 };
 
-std::vector<ExportFormat> parse_formats(const std::vector<std::string>& names, const Scene& scene,
-                                        bool from_scene) {
-  std::vector<ExportFormat> formats;
-  for (const std::string& name : names) {
-    try {
-      formats.push_back(parse_export_format(name));
-    } catch (const std::invalid_argument& e) {
-      if (!from_scene) throw InputError(std::string("--export: ") + e.what());
-      throw SceneError(scene.path, scene.line_of("output.formats"), "output.formats", e.what());
-    }
-  }
-  return formats;
-}
-
 RunPlan plan_run(const RunOptions& options, const Scene& scene) {
   RunPlan plan;
   if (options.steps > 0) {
@@ -45,23 +30,22 @@ RunPlan plan_run(const RunOptions& options, const Scene& scene) {
   } else {
     plan.end.end_time_s = options.time_s > 0 ? options.time_s : double(scene.end_time);
   }
-  const bool formats_from_scene = options.formats.empty();
-  plan.formats =
-      parse_formats(formats_from_scene ? scene.formats : options.formats, scene, formats_from_scene);
+  // The loader and CLI11 have already checked the names, so parsing cannot fail here.
+  for (const std::string& name : options.formats.empty() ? scene.formats : options.formats) {
+    plan.formats.push_back(parse_export_format(name));
+  }
   plan.every = options.every >= 0 ? options.every : scene.every;
-  plan.out_dir = !options.out_dir.empty()    ? std::filesystem::path(options.out_dir)
-                 : !scene.output_dir.empty() ? std::filesystem::path(scene.output_dir)
-                                             : std::filesystem::path("out") / scene.name;
-  // An export asked for on the command line that would silently write nothing is worth a word.
-  if (!options.formats.empty() && plan.every == 0) {
-    std::cerr << "note: --export given but frames every 0 steps (output.every); nothing is exported; "
-                 "pass --every K\n";
+  plan.out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
+  // --export on a scene without output.every would silently write nothing.
+  if (!options.formats.empty() && options.every < 0 && scene.every == 0) {
+    std::cerr << "note: --export without --every, and the scene's output.every is 0: no frames will be "
+                 "written\n";
   }
   return plan;
 }
 
 void report_instability(const StepStatus& status, const FrameWriter& frames) {
-  std::cerr << status.diagnosis() << '\n';
+  std::cerr << "unstable: " << status.diagnosis() << '\n';
   if (frames.frames_written() > 0) {
     std::cerr << "the " << frames.frames_written()
               << " frames written before that are kept: " << frames.location().string() << '\n';

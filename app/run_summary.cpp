@@ -25,7 +25,7 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   row(out, "particles") << with_thousands(std::int64_t(s.fluid_particles)) << " fluid + "
                         << with_thousands(std::int64_t(s.boundary_particles)) << " boundary\n";
   row(out, "steps") << with_thousands(s.steps) << '\n';
-  row(out, "simulated time") << fixed(s.simulated_s, 4) << " s\n";
+  row(out, "simulated time") << significant(s.simulated_s, 6) << " s\n";
   row(out, "wall time") << fixed(s.wall_s, 3) << " s (writing frames " << fixed(s.export_s, 3) << " s)\n";
   row(out, "mean step") << fixed(ms_per_step, 3) << " ms\n";
   row(out, "throughput") << engineering(particle_steps_per_s) << " particle-steps/s (fluid)\n";

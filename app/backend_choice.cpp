@@ -1,0 +1,65 @@
+#include "app/backend_choice.h"
+
+#include <omp.h>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "app/exit_codes.h"
+
+namespace surge::app {
+namespace {
+
+std::string gpu_description(const GpuInfo& gpu) {
+  const double gib = double(gpu.total_memory) / double(1ull << 30);
+  return "gpu (" + gpu.name + ", CC " + std::to_string(gpu.compute_major) + "." +
+         std::to_string(gpu.compute_minor) + ", " + std::to_string(std::lround(gib)) + " GiB)";
+}
+
+std::string cpu_description() {
+  return "cpu (" + std::to_string(omp_get_max_threads()) + " threads)";
+}
+
+// The setting a user would change to ask for fewer particles, as "FILE:LINE: key 'KEY'".
+std::string resolution_setting(const Scene& scene, long particles_override) {
+  if (particles_override > 0) return scene.path.string() + ": option '--particles'";
+  const std::string key = scene.target_particles > 0 ? "resolution.particles" : "resolution.spacing";
+  return scene.path.string() + ":" + std::to_string(scene.line_of(key)) + ": key '" + key + "'";
+}
+
+BackendChoice make_gpu(const GpuInfo& gpu, const SphSetup& setup, const Scene& scene,
+                       long particles_override) {
+  try {
+    return {make_cuda_simulation(setup), "gpu", gpu_description(gpu), gpu, ""};
+  } catch (const CapacityError& e) {
+    throw InputError(resolution_setting(scene, particles_override) + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+BackendRequest parse_backend_request(const std::string& name) {
+  if (name == "cpu") return BackendRequest::cpu;
+  if (name == "gpu") return BackendRequest::gpu;
+  if (name == "auto") return BackendRequest::automatic;
+  throw std::invalid_argument("unknown backend '" + name + "' (expected cpu, gpu or auto)");
+}
+
+BackendChoice choose_backend(BackendRequest request, const SphSetup& setup, const Scene& scene,
+                             long particles_override) {
+  if (request == BackendRequest::cpu) return {make_cpu_simulation(setup), "cpu", cpu_description(), {}, ""};
+
+  std::string why_no_gpu;
+  const std::optional<GpuInfo> gpu = query_gpu(&why_no_gpu);
+  if (gpu) return make_gpu(*gpu, setup, scene, particles_override);
+  if (request == BackendRequest::gpu) throw InputError("--backend gpu: no CUDA GPU: " + why_no_gpu);
+  return {make_cpu_simulation(setup), "cpu", cpu_description(), {}, why_no_gpu};
+}
+
+std::string backend_line(const BackendChoice& choice) {
+  std::string line = "backend: " + choice.description;
+  if (!choice.why_no_gpu.empty()) line += " — no CUDA GPU: " + choice.why_no_gpu;
+  return line;
+}
+
+}  // namespace surge::app

@@ -1,0 +1,35 @@
+// Which backend steps a run: the user's --backend, resolved against the GPU that is (or is not) there.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/backend/gpu_info.h"
+#include "sim/backend/simulation.h"
+#include "sim/scene/scene.h"
+
+namespace surge::app {
+
+enum class BackendRequest { cpu, gpu, automatic };
+inline const std::vector<std::string> kBackendNames = {"cpu", "gpu", "auto"};
+BackendRequest parse_backend_request(const std::string& name);
+
+struct BackendChoice {
+  std::unique_ptr<Simulation> simulation;
+  std::string kind;            // "cpu" or "gpu", for tables and JSON
+  std::string description;     // "gpu (NVIDIA H200, CC 9.0, 140 GiB)", "cpu (2 threads)"
+  std::optional<GpuInfo> gpu;  // the GPU that runs it, if one does
+  std::string why_no_gpu;      // set when `auto` fell back to the CPU
+};
+
+// "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.
+std::string backend_line(const BackendChoice& choice);
+
+// Makes the simulation for `setup`. Throws InputError when a GPU is required and absent, or when the
+// particles do not fit in device memory; the latter names the scene key (or --particles) to change.
+BackendChoice choose_backend(BackendRequest request, const SphSetup& setup, const Scene& scene,
+                             long particles_override);
+
+}  // namespace surge::app

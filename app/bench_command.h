@@ -1,0 +1,28 @@
+// `surge bench SCENE`: steady-state throughput and per-stage times at one or more particle counts.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace surge::app {
+
+struct BenchOptions {
+  std::filesystem::path scene_path;
+  std::string backend = "auto";
+  std::vector<long> particles;  // empty: the scene's own resolution
+  long steps = 100;
+  long warmup = 20;
+  std::filesystem::path json_path;  // empty: no JSON
+  std::string command_line;         // recorded in the JSON, so a result can be reproduced
+};
+
+CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options);
+// Returns the process exit code; throws SceneError / InputError for bad input (main() maps them).
+int run_bench(const BenchOptions& options);
+
+}  // namespace surge::app

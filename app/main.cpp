@@ -1,0 +1,79 @@
+// `surge`: the command line. Subcommands live in their own files (run_command, bench_command);
+// this file wires them up and turns every failure into a message and an exit code (exit_codes.h).
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+
+#include "app/bench_command.h"
+#include "app/exit_codes.h"
+#include "app/run_command.h"
+#include "sim/scene/scene.h"
+
+namespace {
+
+using namespace surge::app;
+
+// The scene `surge` runs with no subcommand: the working directory's copy first, so a user can edit it.
+std::filesystem::path default_scene() {
+  const std::filesystem::path local = std::filesystem::path("scenes") / "dam_break.toml";
+  if (std::filesystem::exists(local)) return local;
+  return std::filesystem::path(SURGE_SOURCE_DIR) / local;
+}
+
+std::string command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i > 0) line += ' ';
+    line += arg.find_first_of(" \t'\"") == std::string::npos ? arg : "'" + arg + "'";
+  }
+  return line;
+}
+
+int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, RunOptions& run_options,
+             const BenchOptions& bench_options) {
+  if (bench.parsed()) return run_bench(bench_options);
+  if (!run.parsed()) {
+    run_options.scene_path = default_scene();
+    std::cout << "surge: this build has no viewer yet; running " << run_options.scene_path.string()
+              << " headless (see `" << app.get_name() << " --help`)\n";
+  }
+  return run_scene(run_options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app("Surge: GPU particle and fluid simulation", "surge");
+  app.set_version_flag("--version",
+                       std::string("surge ") + SURGE_VERSION + " (commit " + SURGE_GIT_COMMIT + ")");
+  app.require_subcommand(0, 1);
+
+  RunOptions run_options;
+  BenchOptions bench_options;
+  bench_options.command_line = command_line(argc, argv);
+  const CLI::App* run = add_run_command(app, run_options);
+  const CLI::App* bench = add_bench_command(app, bench_options);
+  // Set after the subcommands exist, which would otherwise inherit it.
+  app.footer("With no command, runs scenes/dam_break.toml headless.");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // --help and --version arrive here too, with exit code 0.
+    return app.exit(e) == 0 ? kExitSuccess : kExitBadInput;
+  }
+
+  try {
+    return dispatch(app, *run, *bench, run_options, bench_options);
+  } catch (const surge::SceneError& e) {
+    std::cerr << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const InputError& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return kExitRuntimeError;
+  }
+}

@@ -1,0 +1,127 @@
+#include "app/run_command.h"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <iostream>
+
+#include "app/backend_choice.h"
+#include "app/exit_codes.h"
+#include "app/frame_writer.h"
+#include "app/progress.h"
+#include "app/run_summary.h"
+#include "sim/scene/scene.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge::app {
+namespace {
+
+// The run as the scene and the command line together decide it; the command line wins.
+struct RunPlan {
+  RunEnd end;
+  std::filesystem::path out_dir;
+  std::vector<ExportFormat> formats;
+  int every = 0;
+};
+
+RunPlan plan_run(const RunOptions& options, const Scene& scene) {
+  RunPlan plan;
+  if (options.steps > 0) {
+    plan.end.max_steps = options.steps;
+  } else {
+    plan.end.end_time_s = options.time_s > 0 ? options.time_s : double(scene.end_time);
+  }
+  // The loader and CLI11 have already checked the names, so parsing cannot fail here.
+  for (const std::string& name : options.formats.empty() ? scene.formats : options.formats) {
+    plan.formats.push_back(parse_export_format(name));
+  }
+  plan.every = options.every >= 0 ? options.every : scene.every;
+  plan.out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
+  // --export on a scene without output.every would silently write nothing.
+  if (!options.formats.empty() && options.every < 0 && scene.every == 0) {
+    std::cerr << "note: --export without --every, and the scene's output.every is 0: no frames will be "
+                 "written\n";
+  }
+  return plan;
+}
+
+void report_instability(const StepStatus& status, const FrameWriter& frames) {
+  std::cerr << "unstable: " << status.diagnosis() << '\n';
+  if (frames.frames_written() > 0) {
+    std::cerr << "the " << frames.frames_written()
+              << " frames written before that are kept: " << frames.location().string() << '\n';
+  } else {
+    std::cerr << "no frames were written\n";
+  }
+}
+
+}  // namespace
+
+CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
+  CLI::App* run = parent.add_subcommand("run", "Run a scene headless: progress, exported frames, a summary");
+  run->add_option("scene", options.scene_path, "Scene file (TOML), e.g. scenes/dam_break.toml")
+      ->required()
+      ->type_name("SCENE.toml");
+  run->add_option("--backend", options.backend,
+                  "Where to step: cpu, gpu, or auto (the GPU when there is one)")
+      ->check(CLI::IsMember(kBackendNames))
+      ->capture_default_str();
+  CLI::Option* steps =
+      run->add_option("--steps", options.steps, "Stop after N steps (instead of the scene's end time)")
+          ->check(CLI::PositiveNumber);
+  run->add_option("--time", options.time_s, "Stop at simulated time T [s] (instead of the scene's end time)")
+      ->check(CLI::PositiveNumber)
+      ->excludes(steps);
+  run->add_option("--particles", options.particles,
+                  "Target fluid particle count, replacing the scene's resolution")
+      ->check(CLI::PositiveNumber);
+  run->add_option("--out", options.out_dir, "Directory for exported frames (default: the scene's output.dir)")
+      ->type_name("DIR");
+  run->add_option("--export", options.formats,
+                  "Frame formats, comma-separated: vtk, ply (default: the scene's)")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"vtk", "ply"}));
+  run->add_option("--every", options.every,
+                  "Export a frame every K steps (default: the scene's output.every)")
+      ->check(CLI::NonNegativeNumber);
+  run->add_flag("--quiet", options.quiet, "No progress output");
+  return run;
+}
+
+int run_scene(const RunOptions& options) {
+  const Scene scene = load_scene(options.scene_path);
+  const RunPlan plan = plan_run(options, scene);
+  const SphSetup setup = build_setup(scene, options.particles);
+  BackendChoice backend =
+      choose_backend(parse_backend_request(options.backend), setup, scene, options.particles);
+  std::cout << backend_line(backend) << '\n' << std::flush;
+  Simulation& simulation = *backend.simulation;
+
+  FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
+  ProgressReporter progress(std::cerr, progress_style_for_stderr(options.quiet), plan.end,
+                            simulation.fluid_count());
+
+  const auto start = std::chrono::steady_clock::now();
+  StepStatus status = simulation.status();
+  frames.write_if_due(simulation, status);
+  while (!plan.end.reached(status.step, status.time_s)) {
+    simulation.step();
+    status = simulation.status();
+    if (status.instability != Instability::none) {
+      progress.finish(status.step, status.time_s);
+      report_instability(status, frames);
+      return kExitUnstable;
+    }
+    frames.write_if_due(simulation, status);
+    progress.update(status.step, status.time_s);
+  }
+  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  progress.finish(status.step, status.time_s);
+
+  print_run_summary(std::cout,
+                    {scene.name, backend.description, simulation.fluid_count(), simulation.boundary_count(),
+                     status.step, status.time_s, wall_s, frames.seconds_spent(), simulation.stage_times(),
+                     frames.frames_written(), frames.location(), simulation.ledger().total_bytes()});
+  return kExitSuccess;
+}
+
+}  // namespace surge::app

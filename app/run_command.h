@@ -1,0 +1,31 @@
+// `surge run SCENE`: a headless run from a scene file, with progress, exported frames and a summary.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace surge::app {
+
+// What the command line says; zero or empty means "as the scene says".
+struct RunOptions {
+  std::filesystem::path scene_path;
+  std::string backend = "auto";
+  long steps = 0;
+  double time_s = 0.0;
+  long particles = 0;
+  std::string out_dir;
+  std::vector<std::string> formats;
+  int every = -1;
+  bool quiet = false;
+};
+
+CLI::App* add_run_command(CLI::App& parent, RunOptions& options);
+// Returns the process exit code; throws SceneError / InputError for bad input (main() maps them).
+int run_scene(const RunOptions& options);
+
+}  // namespace surge::app

@@ -1,0 +1,44 @@
+#include "app/run_summary.h"
+
+#include <iomanip>
+
+#include "app/number_format.h"
+#include "app/stage_report.h"
+
+namespace surge::app {
+namespace {
+
+constexpr int kLabelWidth = 18;
+
+std::ostream& row(std::ostream& out, const char* label) {
+  return out << "  " << std::left << std::setw(kLabelWidth) << label << std::right;
+}
+
+}  // namespace
+
+void print_run_summary(std::ostream& out, const RunSummary& s) {
+  const double ms_per_step = s.steps > 0 ? 1e3 * s.wall_s / double(s.steps) : 0.0;
+  const double particle_steps_per_s =
+      s.wall_s > 0 ? double(s.fluid_particles) * double(s.steps) / s.wall_s : 0.0;
+
+  out << "summary: " << s.scene_name << " on " << s.backend << '\n';
+  row(out, "particles") << with_thousands(std::int64_t(s.fluid_particles)) << " fluid + "
+                        << with_thousands(std::int64_t(s.boundary_particles)) << " boundary\n";
+  row(out, "steps") << with_thousands(s.steps) << '\n';
+  row(out, "simulated time") << significant(s.simulated_s, 6) << " s\n";
+  row(out, "wall time") << fixed(s.wall_s, 3) << " s (writing frames " << fixed(s.export_s, 3) << " s)\n";
+  row(out, "mean step") << fixed(ms_per_step, 3) << " ms\n";
+  row(out, "throughput") << engineering(particle_steps_per_s) << " particle-steps/s (fluid)\n";
+  row(out, "stages") << "ms/step    share\n";
+  for (const StageShare& stage : stage_shares(s.stages)) {
+    out << "    " << std::left << std::setw(kLabelWidth - 2) << stage.name << std::right << std::setw(7)
+        << fixed(stage.ms_per_step, 3) << "  " << std::setw(5) << fixed(100.0 * stage.share, 1) << " %\n";
+  }
+  row(out, "frames written") << s.frames_written;
+  if (s.frames_written > 0) out << ": " << s.frames_location.string();
+  out << '\n';
+  row(out, "bus traffic") << with_thousands(std::int64_t(s.bus_bytes)) << " bytes ("
+                          << binary_bytes(s.bus_bytes) << ")\n";
+}
+
+}  // namespace surge::app

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what Surge needs to build and test on Debian 12. The CUDA toolkit is expected to be there
+# already (/usr/local/cuda); without it Surge builds the CPU backend only.
+# Safe to re-run: when every package is present it returns without touching apt.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build pkg-config g++ git
+  libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
+  libgtest-dev libgmock-dev
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  if [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null)" != ii* ]]; then
+    missing+=("$package")
+  fi
+done
+
+if ((${#missing[@]} == 0)); then
+  echo "install-deps: all ${#packages[@]} packages already installed"
+  exit 0
+fi
+
+# CI runs as root; a developer machine may need sudo.
+as_root=()
+if ((EUID != 0)); then
+  if command -v sudo >/dev/null; then
+    as_root=(sudo)
+  else
+    echo "install-deps: not root and no sudo; install these yourself: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}"
+"${as_root[@]}" apt-get update
+"${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+echo "install-deps: installed ${#missing[@]} packages"

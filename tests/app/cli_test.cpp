@@ -1,0 +1,421 @@
+// The `surge` binary as a user meets it: the commands the README shows work and write what they promise,
+// and every kind of bad input ends with exit code 2, a message naming file, line and key, and no output.
+// Each test runs the real binary in a fresh temporary directory and captures stdout, stderr and exit code.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kDamBreak = fs::path(SURGE_SOURCE_DIR) / "scenes" / "dam_break.toml";
+
+struct Result {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A scene small enough (a 3 x 5 x 5 block of fluid) that a run takes milliseconds. Tests replace one line
+// to make it wrong, so every key sits on its own line.
+const std::string kTinyScene = R"(name = "tiny"
+
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.2, 0.1, 0.2]
+
+[resolution]
+spacing = 0.02
+
+[fluid]
+viscosity_alpha = 0.05
+
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.06, 0.1, 0.1]
+
+[time]
+end = 0.002
+
+[output]
+formats = ["vtk"]
+every = 5
+)";
+
+// 1-based line of the first line of `text` that contains `needle`.
+int line_of(const std::string& text, const std::string& needle) {
+  std::istringstream lines(text);
+  std::string line;
+  for (int number = 1; std::getline(lines, line); ++number) {
+    if (line.find(needle) != std::string::npos) return number;
+  }
+  ADD_FAILURE() << "no line contains '" << needle << "'";
+  return 0;
+}
+
+std::string replace_line(const std::string& text, const std::string& old_line, const std::string& new_line) {
+  const std::size_t at = text.find(old_line);
+  EXPECT_NE(at, std::string::npos) << old_line;
+  return text.substr(0, at) + new_line + text.substr(at + old_line.size());
+}
+
+class Cli : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "surge-cli-XXXXXX").string();
+    ASSERT_NE(mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs surge with `args` in the temporary directory; stdout and stderr go to files, so neither is a
+  // terminal (as in CI) and a chatty child cannot block on a full pipe.
+  Result surge(const std::vector<std::string>& args) const {
+    const fs::path out_file = dir_ / ".stdout", err_file = dir_ / ".stderr";
+    std::vector<std::string> argv_storage = {SURGE_BINARY};
+    argv_storage.insert(argv_storage.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& arg : argv_storage) argv.push_back(arg.data());
+    argv.push_back(nullptr);
+
+    const pid_t child = fork();
+    if (child == 0) {
+      const int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      const int in = open("/dev/null", O_RDONLY);
+      if (out < 0 || err < 0 || in < 0 || chdir(dir_.c_str()) != 0) _exit(126);
+      dup2(in, STDIN_FILENO);
+      dup2(out, STDOUT_FILENO);
+      dup2(err, STDERR_FILENO);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    Result result;
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child) return result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    result.out = read_file(out_file);
+    result.err = read_file(err_file);
+    fs::remove(out_file);
+    fs::remove(err_file);
+    return result;
+  }
+
+  fs::path write(const std::string& name, const std::string& text) const {
+    const fs::path path = dir_ / name;
+    fs::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+    return path;
+  }
+
+  // A bad scene must fail before anything is written: exit 2, "FILE:LINE: key 'KEY'" on stderr, no --out.
+  void expect_rejected(const std::string& scene_text, int line, const std::string& key) const {
+    write("bad.toml", scene_text);
+    const Result r = surge(
+        {"run", "bad.toml", "--backend", "cpu", "--out", "frames", "--export", "vtk,ply", "--every", "1"});
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("bad.toml:" + std::to_string(line) + ": key '" + key + "'"), std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "frames")) << "a rejected scene created the output directory";
+    EXPECT_EQ(r.out.find("summary"), std::string::npos) << r.out;
+  }
+
+  fs::path dir_;
+};
+
+testing::AssertionResult contains(const std::string& text, const std::string& part) {
+  if (text.find(part) != std::string::npos) return testing::AssertionSuccess();
+  return testing::AssertionFailure() << "'" << part << "' not in:\n" << text;
+}
+
+std::string with_thousands(long count) {
+  std::string digits = std::to_string(count), grouped;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
+    grouped += digits[i];
+  }
+  return grouped;
+}
+
+// ---- Version and help
+
+TEST_F(Cli, VersionNamesVersionAndCommit) {
+  const Result r = surge({"--version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^surge 0\.1\.0 \(commit [0-9a-z]+\)\n$)"))) << r.out;
+}
+
+TEST_F(Cli, HelpListsSubcommands) {
+  const Result r = surge({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(contains(r.out, "run"));
+  EXPECT_TRUE(contains(r.out, "bench"));
+}
+
+TEST_F(Cli, RunHelpListsEveryOption) {
+  const Result r = surge({"run", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option :
+       {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every", "--quiet"}) {
+    EXPECT_TRUE(contains(r.out, option));
+  }
+}
+
+TEST_F(Cli, BenchHelpListsEveryOption) {
+  const Result r = surge({"bench", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option : {"--backend", "--particles", "--steps", "--warmup", "--json"}) {
+    EXPECT_TRUE(contains(r.out, option));
+  }
+}
+
+// ---- surge run
+
+TEST_F(Cli, RunExportsFramesEveryKStepsAndSummarises) {
+  const Result r = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "20", "--export",
+                          "vtk,ply", "--every", "10", "--out", "frames"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+
+  for (const char* frame : {"000000", "000001", "000002"}) {
+    EXPECT_TRUE(fs::exists(dir_ / "frames" / (std::string("dam_break_") + frame + ".vtp"))) << frame;
+    EXPECT_TRUE(fs::exists(dir_ / "frames" / (std::string("dam_break_") + frame + ".ply"))) << frame;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "frames" / "dam_break_000003.vtp"));
+  const std::string series = read_file(dir_ / "frames" / "dam_break.pvd");
+  EXPECT_TRUE(contains(series, "dam_break_000002.vtp"));
+
+  EXPECT_TRUE(contains(r.out, "backend: cpu ("));
+  EXPECT_TRUE(contains(r.out, " fluid + "));
+  EXPECT_TRUE(contains(r.out, "steps             20"));
+  EXPECT_TRUE(contains(r.out, "particle-steps/s"));
+  for (const char* stage : {"index", "density", "forces", "integration", "other"}) {
+    EXPECT_TRUE(contains(r.out, stage));
+  }
+  EXPECT_TRUE(contains(r.out, "frames written    3: frames/dam_break.pvd"));
+  EXPECT_TRUE(contains(r.out, "bus traffic"));
+}
+
+TEST_F(Cli, ProgressWithoutTerminalIsPlainLines) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "30"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "progress: 100.0 %"));
+  EXPECT_EQ(r.err.find('\r'), std::string::npos);
+  EXPECT_EQ(r.out.find('\r'), std::string::npos);
+  EXPECT_EQ(r.err.find("\033["), std::string::npos);
+}
+
+TEST_F(Cli, QuietHasNoProgress) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "5", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_TRUE(contains(r.out, "summary"));
+}
+
+TEST_F(Cli, SceneOutputSettingsApplyWithoutOverrides) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "10", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // formats = ["vtk"], every = 5, and the loader's default directory out/NAME.
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "tiny" / "tiny.pvd"));
+  EXPECT_TRUE(fs::exists(dir_ / "out" / "tiny" / "tiny_000002.vtp"));
+  EXPECT_FALSE(fs::exists(dir_ / "out" / "tiny" / "tiny_000000.ply"));
+}
+
+TEST_F(Cli, RunWithoutExportsCreatesNoDirectory) {
+  write("tiny.toml", kTinyScene);
+  const Result r =
+      surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "5", "--every", "0", "--out", "x"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x"));
+  EXPECT_TRUE(contains(r.out, "frames written    0"));
+}
+
+TEST_F(Cli, RunStopsAtTheScenesEndTime) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::smatch time, steps;
+  ASSERT_TRUE(std::regex_search(r.out, time, std::regex(R"(simulated time +([0-9.e+-]+) s)"))) << r.out;
+  ASSERT_TRUE(std::regex_search(r.out, steps, std::regex(R"(steps +([0-9,]+))"))) << r.out;
+  const double end_s = std::stod(time[1]);
+  const double mean_dt_s = end_s / std::stod(steps[1]);
+  EXPECT_GE(end_s, 0.002);
+  EXPECT_LT(end_s, 0.002 + 2 * mean_dt_s);  // the step that crossed the end was the last
+}
+
+TEST_F(Cli, NoSubcommandRunsTheWorkingDirectorysDamBreak) {
+  write("scenes/dam_break.toml", kTinyScene);
+  const Result r = surge({});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "no viewer"));
+  EXPECT_TRUE(contains(r.out, "summary: tiny"));
+}
+
+TEST_F(Cli, UnstableRunStopsWithDiagnosisAndKeepsFrames) {
+  // No walls and a block thrown down at 20 m/s: the fluid leaves the domain within a few dozen steps.
+  std::string scene = replace_line(kTinyScene, "max = [0.2, 0.1, 0.2]", "max = [0.2, 0.1, 0.2]\nwalls = []");
+  scene =
+      replace_line(scene, "max = [0.06, 0.1, 0.1]", "max = [0.06, 0.1, 0.1]\nvelocity = [0.0, 0.0, -20.0]");
+  scene = replace_line(scene, "every = 5", "every = 10");
+  write("falling.toml", scene);
+  const Result r = surge({"run", "falling.toml", "--backend", "cpu", "--time", "1", "--out", "frames"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_TRUE(contains(r.err, "unstable: step "));
+  EXPECT_TRUE(contains(r.err, "frames/tiny.pvd"));
+  EXPECT_TRUE(fs::exists(dir_ / "frames" / "tiny_000000.vtp"));
+  EXPECT_EQ(r.out.find("summary"), std::string::npos);
+}
+
+// ---- surge bench
+
+TEST_F(Cli, BenchPrintsATableAndWritesJson) {
+  const Result r = surge({"bench", kDamBreak.string(), "--backend", "cpu", "--particles", "2000,4000",
+                          "--steps", "5", "--warmup", "2", "--json", "bench.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_TRUE(fs::exists(dir_ / "bench.json"));
+  EXPECT_FALSE(fs::exists(dir_ / "bench.json.tmp"));
+  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+
+  EXPECT_EQ(result["surge"]["version"], "0.1.0");
+  EXPECT_TRUE(result["surge"]["commit"].is_string());
+  EXPECT_TRUE(
+      std::regex_match(result["date"].get<std::string>(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)")));
+  EXPECT_TRUE(contains(result["command_line"].get<std::string>(), "--particles 2000,4000"));
+  EXPECT_FALSE(result["machine"]["hostname"].get<std::string>().empty());
+  EXPECT_TRUE(result["machine"]["cpu_model"].is_string());
+  EXPECT_GE(result["machine"]["logical_cores"].get<int>(), 1);
+  EXPECT_GE(result["machine"]["openmp_threads"].get<int>(), 1);
+  EXPECT_TRUE(result["gpu"].is_null() || result["gpu"].contains("compute_capability"));
+  EXPECT_TRUE(contains(result["scene"]["path"].get<std::string>(), "dam_break.toml"));
+
+  const nlohmann::json& runs = result["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const nlohmann::json& run = runs[i];
+    const long particles = run["particles"].get<long>();
+    const long target = i == 0 ? 2000 : 4000;
+    EXPECT_GT(particles, target * 7 / 10) << i;
+    EXPECT_LT(particles, target * 13 / 10) << i;
+    EXPECT_GT(run["boundary_particles"].get<long>(), 0);
+    EXPECT_EQ(run["backend"], "cpu");
+    EXPECT_EQ(run["steps"], 5);
+    EXPECT_GT(run["ms_per_step"].get<double>(), 0.0);
+    EXPECT_GT(run["particle_steps_per_s"].get<double>(), 0.0);
+    double share_sum = 0.0;
+    for (const char* stage : {"index", "density", "forces", "integration", "other"}) {
+      ASSERT_TRUE(run["stages"].contains(stage)) << stage;
+      EXPECT_GE(run["stages"][stage]["ms_per_step"].get<double>(), 0.0);
+      share_sum += run["stages"][stage]["share"].get<double>();
+    }
+    EXPECT_NEAR(share_sum, 1.0, 1e-6);
+    const nlohmann::json& parameters = run["parameters"];
+    for (const char* key : {"spacing_m", "support_m", "rest_density_kg_per_m3", "particle_mass_kg",
+                            "speed_of_sound_m_per_s", "tait_exponent", "tait_stiffness_pa", "viscosity_alpha",
+                            "xsph_epsilon", "cfl", "dt_max_s", "dt_min_s"}) {
+      EXPECT_TRUE(parameters.contains(key) && parameters[key].is_number()) << key;
+    }
+    EXPECT_GT(parameters["spacing_m"].get<double>(), 0.0);
+    EXPECT_EQ(parameters["gravity_m_per_s2"].size(), 3u);
+    EXPECT_EQ(parameters["domain_min_m"].size(), 3u);
+    EXPECT_EQ(parameters["domain_max_m"].size(), 3u);
+    // The table shows the same run.
+    EXPECT_TRUE(contains(r.out, with_thousands(particles)));
+  }
+  EXPECT_TRUE(contains(r.out, "particle-steps/s"));
+  EXPECT_TRUE(contains(r.out, "forces ms (%)"));
+}
+
+// ---- Bad input: exit 2, a message naming file, line and key, nothing written
+
+TEST_F(Cli, UnknownKeyIsRejected) {
+  const std::string scene = replace_line(kTinyScene, "viscosity_alpha = 0.05", "viscosty_alpha = 0.05");
+  expect_rejected(scene, line_of(scene, "viscosty_alpha"), "fluid.viscosty_alpha");
+}
+
+TEST_F(Cli, WrongTypeIsRejected) {
+  const std::string scene = replace_line(kTinyScene, "spacing = 0.02", "spacing = \"fine\"");
+  expect_rejected(scene, line_of(scene, "spacing ="), "resolution.spacing");
+}
+
+TEST_F(Cli, OutOfRangeValueIsRejected) {
+  const std::string scene = replace_line(kTinyScene, "end = 0.002", "end = -1.0");
+  expect_rejected(scene, line_of(scene, "end = -1.0"), "time.end");
+}
+
+TEST_F(Cli, FluidOutsideTheDomainIsRejected) {
+  const std::string scene = replace_line(kTinyScene, "max = [0.06, 0.1, 0.1]", "max = [0.06, 0.1, 0.5]");
+  expect_rejected(scene, line_of(scene, "[[fluid.block]]"), "fluid.block[0]");
+}
+
+TEST_F(Cli, TomlSyntaxErrorIsRejected) {
+  const std::string scene = replace_line(kTinyScene, "spacing = 0.02", "spacing = 0.02 0.03");
+  expect_rejected(scene, line_of(scene, "spacing ="), "");
+}
+
+TEST_F(Cli, MissingSceneFileIsRejected) {
+  const Result r = surge({"run", "missing.toml", "--out", "frames", "--export", "vtk", "--every", "1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "missing.toml:0: key ''"));
+  EXPECT_FALSE(fs::exists(dir_ / "frames"));
+}
+
+TEST_F(Cli, BenchRejectsABadSceneToo) {
+  write("bad.toml", replace_line(kTinyScene, "end = 0.002", "end = -1.0"));
+  const Result r = surge({"bench", "bad.toml", "--backend", "cpu", "--json", "bench.json"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "key 'time.end'"));
+  EXPECT_FALSE(fs::exists(dir_ / "bench.json"));
+}
+
+TEST_F(Cli, BackendGpuWithoutAGpuIsAnInputError) {
+  write("tiny.toml", kTinyScene);
+  const Result probe = surge({"run", "tiny.toml", "--steps", "1", "--quiet"});
+  ASSERT_EQ(probe.exit_code, 0) << probe.err;
+  if (contains(probe.out, "backend: gpu")) GTEST_SKIP() << "this machine has a GPU";
+  EXPECT_TRUE(contains(probe.out, "— no CUDA GPU: "));  // auto says why it fell back
+
+  const Result r = surge({"run", "tiny.toml", "--backend", "gpu", "--steps", "1", "--out", "frames"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "error: --backend gpu: no CUDA GPU: "));
+  EXPECT_FALSE(fs::exists(dir_ / "frames"));
+}
+
+TEST_F(Cli, StepsAndTimeTogetherAreAUsageError) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--steps", "10", "--time", "0.1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--steps excludes --time"));
+}
+
+TEST_F(Cli, UnknownOptionAndBadValuesAreUsageErrors) {
+  write("tiny.toml", kTinyScene);
+  EXPECT_EQ(surge({"run", "tiny.toml", "--frobnicate"}).exit_code, 2);
+  EXPECT_EQ(surge({"run", "tiny.toml", "--backend", "tpu"}).exit_code, 2);
+  EXPECT_EQ(surge({"run", "tiny.toml", "--export", "obj"}).exit_code, 2);
+  EXPECT_EQ(surge({"run", "tiny.toml", "--steps", "-3"}).exit_code, 2);
+  EXPECT_EQ(surge({"bench", "tiny.toml", "--particles", "100,abc"}).exit_code, 2);
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+}  // namespace

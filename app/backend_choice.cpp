@@ -28,9 +28,9 @@ std::string resolution_setting(const Scene& scene, long particles_override) {
 }
 
 BackendChoice make_gpu(const GpuInfo& gpu, const SphSetup& setup, const Scene& scene,
-                       long particles_override) {
+                       long particles_override, IndexBuild index_build) {
   try {
-    return {make_cuda_simulation(setup), "gpu", gpu_description(gpu), gpu, ""};
+    return {make_cuda_simulation(setup, index_build), "gpu", gpu_description(gpu), gpu, ""};
   } catch (const CapacityError& e) {
     throw InputError(resolution_setting(scene, particles_override) + ": " + e.what());
   }
@@ -46,12 +46,12 @@ BackendRequest parse_backend_request(const std::string& name) {
 }
 
 BackendChoice choose_backend(BackendRequest request, const SphSetup& setup, const Scene& scene,
-                             long particles_override) {
+                             long particles_override, IndexBuild index_build) {
   if (request == BackendRequest::cpu) return {make_cpu_simulation(setup), "cpu", cpu_description(), {}, ""};
 
   std::string why_no_gpu;
   const std::optional<GpuInfo> gpu = query_gpu(&why_no_gpu);
-  if (gpu) return make_gpu(*gpu, setup, scene, particles_override);
+  if (gpu) return make_gpu(*gpu, setup, scene, particles_override, index_build);
   if (request == BackendRequest::gpu) throw InputError("--backend gpu: no CUDA GPU: " + why_no_gpu);
   return {make_cpu_simulation(setup), "cpu", cpu_description(), {}, why_no_gpu};
 }

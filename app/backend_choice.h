@@ -30,6 +30,6 @@ std::string backend_line(const BackendChoice& choice);
 // Makes the simulation for `setup`. Throws InputError when a GPU is required and absent, or when the
 // particles do not fit in device memory; the latter names the scene key (or --particles) to change.
 BackendChoice choose_backend(BackendRequest request, const SphSetup& setup, const Scene& scene,
-                             long particles_override);
+                             long particles_override, IndexBuild index_build = IndexBuild::radix_sort);
 
 }  // namespace surge::app

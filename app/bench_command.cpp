@@ -68,6 +68,11 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
   bench->add_option("--warmup", options.warmup, "Untimed steps before timing (caches, clocks, allocations)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  bench
+      ->add_option("--index-build", options.index_build,
+                   "GPU cell index build: radix (CUB radix sort, stable) or counting (atomics + scan)")
+      ->check(CLI::IsMember({"radix", "counting"}))
+      ->capture_default_str();
   bench->add_option("--json", options.json_path, "Also write the results as JSON to FILE")->type_name("FILE");
   return bench;
 }
@@ -81,7 +86,9 @@ int run_bench(const BenchOptions& options) {
   BenchRecord record{options.scene_path, scene.name, options.command_line, options.warmup, {}};
   for (const long count : counts) {
     const SphSetup setup = build_setup(scene, count);
-    BackendChoice backend = choose_backend(request, setup, scene, count);
+    const IndexBuild index_build =
+        options.index_build == "counting" ? IndexBuild::counting_sort : IndexBuild::radix_sort;
+    BackendChoice backend = choose_backend(request, setup, scene, count, index_build);
     if (record.runs.empty()) {
       std::cout << backend_line(backend) << '\n';
       print_bench_header(std::cout);

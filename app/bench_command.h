@@ -18,6 +18,7 @@ struct BenchOptions {
   long steps = 100;
   long warmup = 20;
   std::filesystem::path json_path;  // empty: no JSON
+  std::string index_build = "radix";  // GPU cell index: "radix" (sort) or "counting" (atomics + scan)
   std::string command_line;         // recorded in the JSON, so a result can be reproduced
 };
 

@@ -1,5 +1,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/binary_search.h>
+#include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "sim/index/cell_index_gpu.h"
 
@@ -16,19 +19,6 @@ __global__ void compute_keys(GridGeometry grid, const Vec4f* __restrict__ positi
   if (i >= n) return;
   keys[i] = grid.key_of(xyz(positions[i]));
   identity[i] = i;
-}
-
-// With sorted keys, particle k starts every cell in (key[k-1], key[k]]; the last particle also closes
-// every cell after its own with the guard value n. Each cell_start entry is written exactly once.
-__global__ void find_cell_starts(const std::uint32_t* __restrict__ sorted_keys, std::uint32_t n,
-                                 std::uint32_t cell_count, std::uint32_t* __restrict__ cell_start /* out */) {
-  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= n) return;
-  const std::uint32_t key = sorted_keys[k];
-  const std::uint32_t first = k == 0 ? 0 : sorted_keys[k - 1] + 1;
-  for (std::uint32_t c = first; c <= key; ++c) cell_start[c] = k;
-  if (k == n - 1)
-    for (std::uint32_t c = key + 1; c <= cell_count; ++c) cell_start[c] = n;
 }
 
 __global__ void count_cells(GridGeometry grid, const Vec4f* __restrict__ positions, std::uint32_t n,
@@ -80,9 +70,12 @@ void GpuCellIndex::build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_
   SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_storage_.data(), temp_bytes, keys_.data(),
                                                    sorted_keys_.data(), identity_.data(), sorted_order_.data(), n, 0,
                                                    end_bit, stream));
-  find_cell_starts<<<blocks_for(n), kBlock, 0, stream>>>(sorted_keys_.data(), n, grid.cell_count(),
-                                                         cell_start_.data());
-  SURGE_CUDA_CHECK_LAUNCH("find_cell_starts");
+  // cell_start[c] = first k with sorted_key[k] >= c, for every cell and the guard: one binary search
+  // per cell, so long runs of empty cells cost no more than occupied ones.
+  thrust::lower_bound(thrust::cuda::par_nosync.on(stream), sorted_keys_.data(), sorted_keys_.data() + n,
+                      thrust::counting_iterator<std::uint32_t>(0),
+                      thrust::counting_iterator<std::uint32_t>(grid.cell_count() + 1), cell_start_.data());
+  SURGE_CUDA_CHECK_LAUNCH("thrust::lower_bound");
 }
 
 void GpuCellIndex::build_by_counting_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,

@@ -85,12 +85,12 @@ TEST(SceneFiles, DamBreakIsTheMartinMoyceColumn) {
   const float a = 0.146f;
   EXPECT_FLOAT_EQ(scene.domain_max.x, 4 * a);
   EXPECT_FLOAT_EQ(scene.domain_max.y, a);
-  EXPECT_FLOAT_EQ(scene.domain_max.z, 0.40f);
+  EXPECT_FLOAT_EQ(scene.domain_max.z, 0.60f);
   ASSERT_EQ(scene.blocks.size(), 1u);
   EXPECT_FLOAT_EQ(scene.blocks[0].min.x, 0.0f);
   EXPECT_FLOAT_EQ(scene.blocks[0].max.x, a);
   EXPECT_FLOAT_EQ(scene.blocks[0].max.z, 2 * a);
-  EXPECT_EQ(scene.walls, (std::array<bool, 6>{true, true, true, true, true, false}));
+  EXPECT_EQ(scene.walls, (std::array<bool, 6>{true, true, true, true, true, true}));
   EXPECT_FLOAT_EQ(scene.spacing, 0.006f);
   EXPECT_NEAR(fluid_volume(scene) / (0.006f * 0.006f * 0.006f), 28'000.0f, 1'000.0f);
   EXPECT_FLOAT_EQ(scene.speed_of_sound, 0.0f);

@@ -27,8 +27,8 @@ std::string resolution_setting(const Scene& scene, long particles_override) {
   return scene.path.string() + ":" + std::to_string(scene.line_of(key)) + ": key '" + key + "'";
 }
 
-BackendChoice make_gpu(const GpuInfo& gpu, const SphSetup& setup, const Scene& scene,
-                       long particles_override, IndexBuild index_build) {
+BackendChoice make_gpu(const GpuInfo& gpu, const SphSetup& setup, const Scene& scene, long particles_override,
+                       IndexBuild index_build) {
   try {
     return {make_cuda_simulation(setup, index_build), "gpu", gpu_description(gpu), gpu, ""};
   } catch (const CapacityError& e) {

@@ -17,9 +17,9 @@ struct BenchOptions {
   std::vector<long> particles;  // empty: the scene's own resolution
   long steps = 100;
   long warmup = 20;
-  std::filesystem::path json_path;  // empty: no JSON
+  std::filesystem::path json_path;    // empty: no JSON
   std::string index_build = "radix";  // GPU cell index: "radix" (sort) or "counting" (atomics + scan)
-  std::string command_line;         // recorded in the JSON, so a result can be reproduced
+  std::string command_line;           // recorded in the JSON, so a result can be reproduced
 };
 
 CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options);

@@ -2,13 +2,12 @@
 // single-source physics in sim/sph/wcsph_physics.h. Everything stays on the device: the time step is
 // chosen by a one-thread kernel from maxima the force kernel reduces, so stepping needs no copy to
 // the host; status() and download() are the only readbacks, and the ledger records them.
-#include <cub/block/block_reduce.cuh>
-#include <cuda/functional>
-
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cub/block/block_reduce.cuh>
+#include <cuda/functional>
 #include <vector>
 
 #include "sim/backend/gpu_info.h"
@@ -23,7 +22,9 @@ namespace surge {
 namespace {
 
 constexpr int kBlock = 256;
-unsigned blocks_for(std::size_t n) { return unsigned((n + kBlock - 1) / kBlock); }
+unsigned blocks_for(std::size_t n) {
+  return unsigned((n + kBlock - 1) / kBlock);
+}
 
 // Step bookkeeping that lives on the device. Non-negative floats order like their bit patterns, so
 // maxima are reduced with integer atomicMax; the acceleration maximum carries the particle id in its
@@ -41,7 +42,8 @@ struct DeviceStepState {
   Vec3f bad_position, bad_velocity, bad_acceleration;
 };
 
-__device__ void record_instability(DeviceStepState* state, int code, std::uint32_t id, Vec4f x, Vec4f v, Vec3f a) {
+__device__ void record_instability(DeviceStepState* state, int code, std::uint32_t id, Vec4f x, Vec4f v,
+                                   Vec3f a) {
   if (atomicCAS(&state->instability, 0, code) != 0) return;  // the first report wins
   state->bad_particle = id;
   state->bad_step = state->step;
@@ -52,8 +54,10 @@ __device__ void record_instability(DeviceStepState* state, int code, std::uint32
 
 __global__ void gather_particles(const std::uint32_t* __restrict__ order, std::uint32_t n,
                                  const Vec4f* __restrict__ position, const Vec4f* __restrict__ velocity,
-                                 const std::uint32_t* __restrict__ id, Vec4f* __restrict__ sorted_position /* out */,
-                                 Vec4f* __restrict__ sorted_velocity /* out */, std::uint32_t* __restrict__ sorted_id /* out */) {
+                                 const std::uint32_t* __restrict__ id,
+                                 Vec4f* __restrict__ sorted_position /* out */,
+                                 Vec4f* __restrict__ sorted_velocity /* out */,
+                                 std::uint32_t* __restrict__ sorted_id /* out */) {
   const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
   const std::uint32_t from = order[k];
@@ -74,11 +78,11 @@ __global__ void density_kernel(Kernel kernel, SphParameters params, GridGeometry
 }
 
 template <typename Kernel>
-__global__ void __launch_bounds__(kBlock) acceleration_kernel(Kernel kernel, SphParameters params, GridGeometry grid,
-                                                              FluidFields fluid, CellIndexView boundary,
-                                                              const std::uint32_t* __restrict__ id, std::uint32_t n,
-                                                              ParticleAcceleration* __restrict__ out /* out */,
-                                                              DeviceStepState* state /* in, out: maxima */) {
+__global__ void __launch_bounds__(kBlock)
+    acceleration_kernel(Kernel kernel, SphParameters params, GridGeometry grid, FluidFields fluid,
+                        CellIndexView boundary, const std::uint32_t* __restrict__ id, std::uint32_t n,
+                        ParticleAcceleration* __restrict__ out /* out */,
+                        DeviceStepState* state /* in, out: maxima */) {
   using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
   __shared__ typename Reduce::TempStorage reduce_storage;
   __shared__ unsigned int block_max_speed2;
@@ -119,8 +123,8 @@ __global__ void choose_time_step(SphParameters params, DeviceStepState* state) {
 
 __global__ void integrate_kernel(SphParameters params, const ParticleAcceleration* __restrict__ acceleration,
                                  const std::uint32_t* __restrict__ id, std::uint32_t n,
-                                 Vec4f* __restrict__ position /* in, out */, Vec4f* __restrict__ velocity /* in, out */,
-                                 DeviceStepState* state) {
+                                 Vec4f* __restrict__ position /* in, out */,
+                                 Vec4f* __restrict__ velocity /* in, out */, DeviceStepState* state) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool stopped = state->instability != 0;
   if (i >= n || stopped) return;
@@ -129,7 +133,8 @@ __global__ void integrate_kernel(SphParameters params, const ParticleAcceleratio
   integrate_particle(state->dt_s, a, x, v);
   position[i] = x;
   velocity[i] = v;
-  if (const int code = check_particle(params, x, v)) record_instability(state, code, id[i], x, v, a.acceleration);
+  if (const int code = check_particle(params, x, v))
+    record_instability(state, code, id[i], x, v, a.acceleration);
 }
 
 __global__ void advance_clock(DeviceStepState* state) {
@@ -213,7 +218,8 @@ class CudaSimulation final : public Simulation {
 
   std::string backend_name() const override {
     char text[160];
-    std::snprintf(text, sizeof text, "gpu (%s, CC %d.%d)", gpu_.name.c_str(), gpu_.compute_major, gpu_.compute_minor);
+    std::snprintf(text, sizeof text, "gpu (%s, CC %d.%d)", gpu_.name.c_str(), gpu_.compute_major,
+                  gpu_.compute_minor);
     return text;
   }
   std::size_t fluid_count() const override { return n_; }
@@ -224,9 +230,9 @@ class CudaSimulation final : public Simulation {
     if (events_.full()) events_.collect(times_);
     events_.mark(0, stream_);
     index_.build(grid_, position_.data(), n_, index_build_, stream_);
-    gather_particles<<<blocks_for(n_), kBlock, 0, stream_>>>(index_.d_sorted_order(), n_, position_.data(),
-                                                             velocity_.data(), id_.data(), sorted_position_.data(),
-                                                             sorted_velocity_.data(), sorted_id_.data());
+    gather_particles<<<blocks_for(n_), kBlock, 0, stream_>>>(
+        index_.d_sorted_order(), n_, position_.data(), velocity_.data(), id_.data(), sorted_position_.data(),
+        sorted_velocity_.data(), sorted_id_.data());
     SURGE_CUDA_CHECK_LAUNCH("gather_particles");
     position_.swap(sorted_position_);
     velocity_.swap(sorted_velocity_);
@@ -241,8 +247,8 @@ class CudaSimulation final : public Simulation {
       SURGE_CUDA_CHECK_LAUNCH("density_kernel");
       events_.mark(2, stream_);
       const FluidFields fields{fluid, velocity_.data(), density_.data(), pressure_.data()};
-      acceleration_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(kernel, params_, grid_, fields, boundary,
-                                                                  id_.data(), n_, acceleration_.data(), state_.data());
+      acceleration_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
+          kernel, params_, grid_, fields, boundary, id_.data(), n_, acceleration_.data(), state_.data());
       SURGE_CUDA_CHECK_LAUNCH("acceleration_kernel");
       return 0;
     });
@@ -250,8 +256,8 @@ class CudaSimulation final : public Simulation {
     choose_time_step<<<1, 1, 0, stream_>>>(params_, state_.data());
     SURGE_CUDA_CHECK_LAUNCH("choose_time_step");
     events_.mark(4, stream_);
-    integrate_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(params_, acceleration_.data(), id_.data(), n_,
-                                                             position_.data(), velocity_.data(), state_.data());
+    integrate_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
+        params_, acceleration_.data(), id_.data(), n_, position_.data(), velocity_.data(), state_.data());
     SURGE_CUDA_CHECK_LAUNCH("integrate_kernel");
     advance_clock<<<1, 1, 0, stream_>>>(state_.data());
     SURGE_CUDA_CHECK_LAUNCH("advance_clock");
@@ -260,8 +266,8 @@ class CudaSimulation final : public Simulation {
 
   StepStatus status() override {
     const auto start = std::chrono::steady_clock::now();
-    SURGE_CUDA_CHECK(
-        cudaMemcpyAsync(host_state_, state_.data(), sizeof(DeviceStepState), cudaMemcpyDeviceToHost, stream_));
+    SURGE_CUDA_CHECK(cudaMemcpyAsync(host_state_, state_.data(), sizeof(DeviceStepState),
+                                     cudaMemcpyDeviceToHost, stream_));
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     const auto stop = std::chrono::steady_clock::now();
     ledger_.record(CopyDirection::device_to_host, sizeof(DeviceStepState),
@@ -328,8 +334,9 @@ class CudaSimulation final : public Simulation {
 std::size_t required_device_bytes(const SphSetup& setup) {
   const std::size_t n = setup.fluid.size();
   const std::size_t cells = std::size_t(setup.grid.cell_count()) + 1;
-  return n * device_bytes_per_fluid_particle() + setup.boundary.size() * device_bytes_per_boundary_particle() +
-         cells * sizeof(std::uint32_t) * 2 + (std::size_t(64) << 20);
+  return n * device_bytes_per_fluid_particle() +
+         setup.boundary.size() * device_bytes_per_boundary_particle() + cells * sizeof(std::uint32_t) * 2 +
+         (std::size_t(64) << 20);
 }
 
 }  // namespace
@@ -340,7 +347,9 @@ std::size_t device_bytes_per_fluid_particle() {
   return 4 * sizeof(Vec4f) + sizeof(ParticleAcceleration) + 2 * sizeof(float) + 2 * sizeof(std::uint32_t) +
          4 * sizeof(std::uint32_t) + 2 * sizeof(std::uint32_t);
 }
-std::size_t device_bytes_per_boundary_particle() { return sizeof(Vec4f); }
+std::size_t device_bytes_per_boundary_particle() {
+  return sizeof(Vec4f);
+}
 
 std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup, IndexBuild index_build) {
   std::string why_not;
@@ -352,10 +361,11 @@ std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup, IndexBui
     const std::size_t fit =
         gpu->free_memory > fixed ? (gpu->free_memory - fixed) / device_bytes_per_fluid_particle() : 0;
     char text[256];
-    std::snprintf(text, sizeof text,
-                  "%zu fluid particles need %.2f GiB of GPU memory; %s has %.2f GiB free, enough for about %zu",
-                  setup.fluid.size(), double(needed) / double(1ull << 30), gpu->name.c_str(),
-                  double(gpu->free_memory) / double(1ull << 30), fit);
+    std::snprintf(
+        text, sizeof text,
+        "%zu fluid particles need %.2f GiB of GPU memory; %s has %.2f GiB free, enough for about %zu",
+        setup.fluid.size(), double(needed) / double(1ull << 30), gpu->name.c_str(),
+        double(gpu->free_memory) / double(1ull << 30), fit);
     throw CapacityError(text, setup.fluid.size(), fit);
   }
   return std::make_unique<CudaSimulation>(setup, *gpu, index_build);

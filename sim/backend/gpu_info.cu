@@ -17,8 +17,8 @@ std::optional<GpuInfo> query_gpu(std::string* why_not) {
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {
     if (why_not)
-      *why_not = error != cudaSuccess ? std::string("no usable CUDA driver or device (") + cudaGetErrorName(error) +
-                                            ": " + cudaGetErrorString(error) + ")"
+      *why_not = error != cudaSuccess ? std::string("no usable CUDA driver or device (") +
+                                            cudaGetErrorName(error) + ": " + cudaGetErrorString(error) + ")"
                                       : "no CUDA device found";
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
     return std::nullopt;

@@ -9,12 +9,12 @@ namespace surge {
 
 struct GpuInfo {
   int device = 0;
-  std::string name;                 // "NVIDIA H200"
+  std::string name;  // "NVIDIA H200"
   int compute_major = 0, compute_minor = 0;
   int multiprocessors = 0;
-  std::size_t total_memory = 0;     // [bytes]
-  std::size_t free_memory = 0;      // [bytes] when queried
-  int driver_version = 0;           // CUDA driver API version, e.g. 13000
+  std::size_t total_memory = 0;  // [bytes]
+  std::size_t free_memory = 0;   // [bytes] when queried
+  int driver_version = 0;        // CUDA driver API version, e.g. 13000
   int runtime_version = 0;
   std::string driver_string() const;  // "13.0"
 };

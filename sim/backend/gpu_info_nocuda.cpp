@@ -6,11 +6,17 @@
 
 namespace surge {
 
-std::string GpuInfo::driver_string() const { return "none"; }
+std::string GpuInfo::driver_string() const {
+  return "none";
+}
 
 // Keeps the capacity arithmetic available to messages in CPU-only builds.
-std::size_t device_bytes_per_fluid_particle() { return 0; }
-std::size_t device_bytes_per_boundary_particle() { return 0; }
+std::size_t device_bytes_per_fluid_particle() {
+  return 0;
+}
+std::size_t device_bytes_per_boundary_particle() {
+  return 0;
+}
 
 std::optional<GpuInfo> query_gpu(std::string* why_not) {
   if (why_not) *why_not = "this build of Surge has no CUDA backend (configured without nvcc)";

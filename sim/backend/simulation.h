@@ -36,12 +36,12 @@ struct StageTimes {
 enum class Instability : int { none = 0, nan_value = 1, left_domain = 2, dt_collapse = 3 };
 
 struct StepStatus {
-  long step = 0;       // steps completed
-  double time_s = 0;   // simulated time reached
-  float dt_s = 0;      // last time step
-  float max_speed = 0; // [m/s] at the last step
+  long step = 0;        // steps completed
+  double time_s = 0;    // simulated time reached
+  float dt_s = 0;       // last time step
+  float max_speed = 0;  // [m/s] at the last step
   Instability instability = Instability::none;
-  long bad_step = 0;         // step at which it was found
+  long bad_step = 0;               // step at which it was found
   std::uint32_t bad_particle = 0;  // creation id of the particle
   Vec3f bad_position{};
   Vec3f bad_velocity{};
@@ -54,7 +54,9 @@ struct StepStatus {
 class CapacityError : public std::runtime_error {
  public:
   CapacityError(const std::string& message, std::size_t requested_particles, std::size_t max_particles)
-      : std::runtime_error(message), requested_particles_(requested_particles), max_particles_(max_particles) {}
+      : std::runtime_error(message),
+        requested_particles_(requested_particles),
+        max_particles_(max_particles) {}
   std::size_t requested_particles() const { return requested_particles_; }
   std::size_t max_particles() const { return max_particles_; }  // fluid particles that would fit
 
@@ -71,9 +73,9 @@ class Simulation {
   virtual std::size_t boundary_count() const = 0;
 
   virtual void step() = 0;
-  virtual StepStatus status() = 0;                 // waits for the device; small readback
+  virtual StepStatus status() = 0;                  // waits for the device; small readback
   virtual void download(ParticleFrame& frame) = 0;  // waits; copies the fluid particles to the host
-  virtual StageTimes stage_times() = 0;            // waits; accumulated since reset_timers()
+  virtual StageTimes stage_times() = 0;             // waits; accumulated since reset_timers()
   virtual void reset_timers() = 0;
   TransferLedger& ledger() { return ledger_; }
 

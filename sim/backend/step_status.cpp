@@ -30,7 +30,8 @@ std::string StepStatus::diagnosis() const {
       char dt[64];
       std::snprintf(dt, sizeof dt, "%.3g s", double(dt_s));
       return "step " + std::to_string(bad_step) + ": the time step collapsed to " + dt +
-             ", below [time] dt_min; the largest acceleration is at particle " + std::to_string(bad_particle) + state;
+             ", below [time] dt_min; the largest acceleration is at particle " +
+             std::to_string(bad_particle) + state;
     }
     case Instability::none:
       break;

@@ -10,15 +10,16 @@
 namespace surge {
 
 [[noreturn]] inline void throw_cuda_error(cudaError_t error, const char* call, const char* file, int line) {
-  throw std::runtime_error(std::string("CUDA error ") + cudaGetErrorName(error) + " (" + cudaGetErrorString(error) +
-                           ") in " + call + " at " + file + ":" + std::to_string(line));
+  throw std::runtime_error(std::string("CUDA error ") + cudaGetErrorName(error) + " (" +
+                           cudaGetErrorString(error) + ") in " + call + " at " + file + ":" +
+                           std::to_string(line));
 }
 
 }  // namespace surge
 
-#define SURGE_CUDA_CHECK(call)                                                          \
-  do {                                                                                  \
-    const cudaError_t surge_error_ = (call);                                            \
+#define SURGE_CUDA_CHECK(call)                                                                           \
+  do {                                                                                                   \
+    const cudaError_t surge_error_ = (call);                                                             \
     if (surge_error_ != cudaSuccess) ::surge::throw_cuda_error(surge_error_, #call, __FILE__, __LINE__); \
   } while (0)
 

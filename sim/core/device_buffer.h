@@ -64,7 +64,8 @@ void copy_to_device(DeviceBuffer<T>& destination, const std::vector<T>& source, 
                     const std::string& reason) {
   destination.resize(source.size());
   const auto start = std::chrono::steady_clock::now();
-  SURGE_CUDA_CHECK(cudaMemcpy(destination.data(), source.data(), source.size() * sizeof(T), cudaMemcpyHostToDevice));
+  SURGE_CUDA_CHECK(
+      cudaMemcpy(destination.data(), source.data(), source.size() * sizeof(T), cudaMemcpyHostToDevice));
   const auto stop = std::chrono::steady_clock::now();
   ledger.record(CopyDirection::host_to_device, source.size() * sizeof(T),
                 std::chrono::duration<double, std::milli>(stop - start).count(), reason);

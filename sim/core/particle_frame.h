@@ -9,10 +9,10 @@
 namespace surge {
 
 struct ParticleFrame {
-  std::vector<Vec4f> position;  // [m]; w unused
-  std::vector<Vec4f> velocity;  // [m/s]; w unused
-  std::vector<float> density;   // [kg/m^3]
-  std::vector<float> pressure;  // [Pa]
+  std::vector<Vec4f> position;    // [m]; w unused
+  std::vector<Vec4f> velocity;    // [m/s]; w unused
+  std::vector<float> density;     // [kg/m^3]
+  std::vector<float> pressure;    // [Pa]
   std::vector<std::uint32_t> id;  // creation index: stable across the reordering by cell
   double time_s = 0.0;
   long step = 0;

@@ -15,15 +15,25 @@ struct Vec3 {
 };
 
 template <typename T>
-SURGE_HD Vec3<T> operator+(Vec3<T> a, Vec3<T> b) { return {a.x + b.x, a.y + b.y, a.z + b.z}; }
+SURGE_HD Vec3<T> operator+(Vec3<T> a, Vec3<T> b) {
+  return {a.x + b.x, a.y + b.y, a.z + b.z};
+}
 template <typename T>
-SURGE_HD Vec3<T> operator-(Vec3<T> a, Vec3<T> b) { return {a.x - b.x, a.y - b.y, a.z - b.z}; }
+SURGE_HD Vec3<T> operator-(Vec3<T> a, Vec3<T> b) {
+  return {a.x - b.x, a.y - b.y, a.z - b.z};
+}
 template <typename T>
-SURGE_HD Vec3<T> operator-(Vec3<T> a) { return {-a.x, -a.y, -a.z}; }
+SURGE_HD Vec3<T> operator-(Vec3<T> a) {
+  return {-a.x, -a.y, -a.z};
+}
 template <typename T>
-SURGE_HD Vec3<T> operator*(T s, Vec3<T> a) { return {s * a.x, s * a.y, s * a.z}; }
+SURGE_HD Vec3<T> operator*(T s, Vec3<T> a) {
+  return {s * a.x, s * a.y, s * a.z};
+}
 template <typename T>
-SURGE_HD Vec3<T> operator*(Vec3<T> a, T s) { return {s * a.x, s * a.y, s * a.z}; }
+SURGE_HD Vec3<T> operator*(Vec3<T> a, T s) {
+  return {s * a.x, s * a.y, s * a.z};
+}
 template <typename T>
 SURGE_HD Vec3<T>& operator+=(Vec3<T>& a, Vec3<T> b) {
   a.x += b.x;
@@ -39,9 +49,13 @@ SURGE_HD Vec3<T>& operator-=(Vec3<T>& a, Vec3<T> b) {
   return a;
 }
 template <typename T>
-SURGE_HD T dot(Vec3<T> a, Vec3<T> b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+SURGE_HD T dot(Vec3<T> a, Vec3<T> b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 template <typename T>
-SURGE_HD T length_squared(Vec3<T> a) { return dot(a, a); }
+SURGE_HD T length_squared(Vec3<T> a) {
+  return dot(a, a);
+}
 
 using Vec3f = Vec3<float>;
 using Vec3d = Vec3<double>;
@@ -50,7 +64,11 @@ struct alignas(16) Vec4f {
   float x, y, z, w;
 };
 
-SURGE_HD Vec3f xyz(Vec4f v) { return {v.x, v.y, v.z}; }
-SURGE_HD Vec4f make_vec4(Vec3f v, float w) { return {v.x, v.y, v.z, w}; }
+SURGE_HD Vec3f xyz(Vec4f v) {
+  return {v.x, v.y, v.z};
+}
+SURGE_HD Vec4f make_vec4(Vec3f v, float w) {
+  return {v.x, v.y, v.z, w};
+}
 
 }  // namespace surge

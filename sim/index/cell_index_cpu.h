@@ -33,7 +33,8 @@ class CpuCellIndex {
 
 // Reorders `values` so that values[k] = old[order[k]]; `scratch` avoids an allocation per call.
 template <typename T>
-void gather_in_order(std::vector<T>& values, const std::vector<std::uint32_t>& order, std::vector<T>& scratch) {
+void gather_in_order(std::vector<T>& values, const std::vector<std::uint32_t>& order,
+                     std::vector<T>& scratch) {
   scratch.resize(values.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t k = 0; k < std::int64_t(order.size()); ++k) scratch[k] = values[order[k]];

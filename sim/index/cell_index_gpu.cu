@@ -1,8 +1,9 @@
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 #include <thrust/binary_search.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
+
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_scan.cuh>
 
 #include "sim/index/cell_index_gpu.h"
 
@@ -11,10 +12,13 @@ namespace surge {
 namespace {
 
 constexpr int kBlock = 256;
-unsigned blocks_for(std::uint32_t n) { return (n + kBlock - 1) / kBlock; }
+unsigned blocks_for(std::uint32_t n) {
+  return (n + kBlock - 1) / kBlock;
+}
 
 __global__ void compute_keys(GridGeometry grid, const Vec4f* __restrict__ positions, std::uint32_t n,
-                             std::uint32_t* __restrict__ keys /* out */, std::uint32_t* __restrict__ identity /* out */) {
+                             std::uint32_t* __restrict__ keys /* out */,
+                             std::uint32_t* __restrict__ identity /* out */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   keys[i] = grid.key_of(xyz(positions[i]));
@@ -22,7 +26,8 @@ __global__ void compute_keys(GridGeometry grid, const Vec4f* __restrict__ positi
 }
 
 __global__ void count_cells(GridGeometry grid, const Vec4f* __restrict__ positions, std::uint32_t n,
-                            std::uint32_t* __restrict__ keys /* out */, std::uint32_t* __restrict__ rank /* out */,
+                            std::uint32_t* __restrict__ keys /* out */,
+                            std::uint32_t* __restrict__ rank /* out */,
                             std::uint32_t* __restrict__ counts /* in, out */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
@@ -31,7 +36,8 @@ __global__ void count_cells(GridGeometry grid, const Vec4f* __restrict__ positio
   rank[i] = atomicAdd(&counts[key], 1u);
 }
 
-__global__ void scatter_by_cell(const std::uint32_t* __restrict__ keys, const std::uint32_t* __restrict__ rank,
+__global__ void scatter_by_cell(const std::uint32_t* __restrict__ keys,
+                                const std::uint32_t* __restrict__ rank,
                                 const std::uint32_t* __restrict__ cell_start, std::uint32_t n,
                                 std::uint32_t* __restrict__ sorted_order /* out */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -41,8 +47,8 @@ __global__ void scatter_by_cell(const std::uint32_t* __restrict__ keys, const st
 
 }  // namespace
 
-void GpuCellIndex::build(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n, IndexBuild method,
-                         cudaStream_t stream) {
+void GpuCellIndex::build(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
+                         IndexBuild method, cudaStream_t stream) {
   keys_.resize(n);
   identity_.resize(n);
   sorted_order_.resize(n);
@@ -65,11 +71,12 @@ void GpuCellIndex::build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_
   const int end_bit = grid.key_bits();
   std::size_t temp_bytes = 0;
   SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_.data(), sorted_keys_.data(),
-                                                   identity_.data(), sorted_order_.data(), n, 0, end_bit, stream));
+                                                   identity_.data(), sorted_order_.data(), n, 0, end_bit,
+                                                   stream));
   temp_storage_.resize(temp_bytes);
   SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp_storage_.data(), temp_bytes, keys_.data(),
-                                                   sorted_keys_.data(), identity_.data(), sorted_order_.data(), n, 0,
-                                                   end_bit, stream));
+                                                   sorted_keys_.data(), identity_.data(),
+                                                   sorted_order_.data(), n, 0, end_bit, stream));
   // cell_start[c] = first k with sorted_key[k] >= c, for every cell and the guard: one binary search
   // per cell, so long runs of empty cells cost no more than occupied ones.
   thrust::lower_bound(thrust::cuda::par_nosync.on(stream), sorted_keys_.data(), sorted_keys_.data() + n,
@@ -88,8 +95,8 @@ void GpuCellIndex::build_by_counting_sort(const GridGeometry& grid, const Vec4f*
                                                     cell_start_.data());
   SURGE_CUDA_CHECK_LAUNCH("count_cells");
   std::size_t temp_bytes = 0;
-  SURGE_CUDA_CHECK(
-      cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cell_start_.data(), cell_start_.data(), cells + 1, stream));
+  SURGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cell_start_.data(), cell_start_.data(),
+                                                 cells + 1, stream));
   temp_storage_.resize(temp_bytes);
   SURGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp_storage_.data(), temp_bytes, cell_start_.data(),
                                                  cell_start_.data(), cells + 1, stream));
@@ -99,8 +106,8 @@ void GpuCellIndex::build_by_counting_sort(const GridGeometry& grid, const Vec4f*
 }
 
 std::size_t GpuCellIndex::device_bytes() const {
-  return keys_.bytes() + sorted_keys_.bytes() + identity_.bytes() + sorted_order_.bytes() + cell_start_.bytes() +
-         temp_storage_.bytes();
+  return keys_.bytes() + sorted_keys_.bytes() + identity_.bytes() + sorted_order_.bytes() +
+         cell_start_.bytes() + temp_storage_.bytes();
 }
 
 }  // namespace surge

@@ -2,8 +2,9 @@
 // Two builds, measured against each other in docs/perf/:
 //
 //   radix_sort     key -> cub::DeviceRadixSort::SortPairs(key, index) over the key's significant bits
-//                  -> cell starts by a vectorised binary search (thrust::lower_bound). Stable: the order inside a cell is the previous order, so the
-//                  result is deterministic and equals the CPU's counting sort.
+//                  -> cell starts by a vectorised binary search (thrust::lower_bound). Stable: the order
+//                  inside a cell is the previous order, so the result is deterministic and equals the CPU's
+//                  counting sort.
 //   counting_sort  key + rank by atomicAdd on a per-cell counter -> cub::DeviceScan::ExclusiveSum of the
 //                  counters -> scatter to start + rank. Fewer passes, but the order inside a cell
 //                  depends on which thread's atomic ran first.
@@ -32,7 +33,8 @@ class GpuCellIndex {
   std::size_t device_bytes() const;
 
  private:
-  void build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n, cudaStream_t stream);
+  void build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
+                           cudaStream_t stream);
   void build_by_counting_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
                               cudaStream_t stream);
 

@@ -12,12 +12,14 @@
 namespace surge {
 
 struct GridGeometry {
-  Vec3f origin{};        // lower corner of cell (0,0,0) [m]
-  float cell_size = 1;   // [m]
+  Vec3f origin{};       // lower corner of cell (0,0,0) [m]
+  float cell_size = 1;  // [m]
   float inv_cell_size = 1;
   int nx = 1, ny = 1, nz = 1;
 
-  SURGE_HD std::uint32_t cell_count() const { return std::uint32_t(nx) * std::uint32_t(ny) * std::uint32_t(nz); }
+  SURGE_HD std::uint32_t cell_count() const {
+    return std::uint32_t(nx) * std::uint32_t(ny) * std::uint32_t(nz);
+  }
 
   // Cell coordinate along one axis, clamped into the grid: a particle outside the grid is filed in the
   // border cell (the run's domain check reports it); clamping keeps every key a valid table index.
@@ -30,7 +32,8 @@ struct GridGeometry {
   SURGE_HD int cell_z(float z) const { return clamp_cell((z - origin.z) * inv_cell_size, nz); }
 
   SURGE_HD std::uint32_t key(int cx, int cy, int cz) const {
-    return (std::uint32_t(cz) * std::uint32_t(ny) + std::uint32_t(cy)) * std::uint32_t(nx) + std::uint32_t(cx);
+    return (std::uint32_t(cz) * std::uint32_t(ny) + std::uint32_t(cy)) * std::uint32_t(nx) +
+           std::uint32_t(cx);
   }
   SURGE_HD std::uint32_t key_of(Vec3f p) const { return key(cell_x(p.x), cell_y(p.y), cell_z(p.z)); }
 

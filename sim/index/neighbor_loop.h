@@ -20,15 +20,15 @@
 namespace surge {
 
 struct CellIndexView {
-  const Vec4f* positions = nullptr;          // sorted by cell; w is a per-particle scalar
+  const Vec4f* positions = nullptr;           // sorted by cell; w is a per-particle scalar
   const std::uint32_t* cell_start = nullptr;  // cell_count + 1 entries
 };
 
 // Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
 // when it is in the index (r2 = 0).
 template <typename Visit>
-SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i, float support2,
-                                Visit&& visit) {
+SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
+                                float support2, Visit&& visit) {
   const int cx = grid.cell_x(x_i.x), cy = grid.cell_y(x_i.y), cz = grid.cell_z(x_i.z);
   const int x_first = cx > 0 ? cx - 1 : 0;
   const int x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;

@@ -18,7 +18,8 @@ struct CubicSplineKernel {
 
   static CubicSplineKernel make(T support_radius) {
     const T pi = T(3.14159265358979323846);
-    return {support_radius, T(1) / support_radius, T(8) / (pi * support_radius * support_radius * support_radius)};
+    return {support_radius, T(1) / support_radius,
+            T(8) / (pi * support_radius * support_radius * support_radius)};
   }
 
   SURGE_HD T value(T r) const {

@@ -17,9 +17,10 @@ namespace surge {
 namespace {
 
 bool block_contains(const FluidBlock& block, Vec3f p) {
-  if (block.shape == FluidBlock::Shape::sphere) return length_squared(p - block.center) <= block.radius * block.radius;
-  return p.x >= block.min.x && p.x < block.max.x && p.y >= block.min.y && p.y < block.max.y && p.z >= block.min.z &&
-         p.z < block.max.z;
+  if (block.shape == FluidBlock::Shape::sphere)
+    return length_squared(p - block.center) <= block.radius * block.radius;
+  return p.x >= block.min.x && p.x < block.max.x && p.y >= block.min.y && p.y < block.max.y &&
+         p.z >= block.min.z && p.z < block.max.z;
 }
 
 // Calls visit(site, block) for every lattice site of spacing `spacing` inside some fluid block; a site
@@ -31,7 +32,8 @@ void for_each_fluid_site(const Scene& scene, double spacing,
   for (long k = 0; k < nz; ++k)
     for (long j = 0; j < ny; ++j)
       for (long i = 0; i < nx; ++i) {
-        const Vec3f site{float(scene.domain_min.x + (i + 0.5) * spacing), float(scene.domain_min.y + (j + 0.5) * spacing),
+        const Vec3f site{float(scene.domain_min.x + (i + 0.5) * spacing),
+                         float(scene.domain_min.y + (j + 0.5) * spacing),
                          float(scene.domain_min.z + (k + 0.5) * spacing)};
         for (const FluidBlock& block : scene.blocks)
           if (block_contains(block, site)) {
@@ -48,7 +50,8 @@ long count_fluid_sites(const Scene& scene, double spacing) {
 }
 
 double block_volume(const FluidBlock& block) {
-  if (block.shape == FluidBlock::Shape::sphere) return 4.0 / 3.0 * 3.14159265358979 * std::pow(block.radius, 3.0);
+  if (block.shape == FluidBlock::Shape::sphere)
+    return 4.0 / 3.0 * 3.14159265358979 * std::pow(block.radius, 3.0);
   const Vec3f e = block.max - block.min;
   return double(e.x) * e.y * e.z;
 }
@@ -111,7 +114,8 @@ double lattice_mass(const Kernel& kernel, double rest_density, double spacing) {
   double sum = 0;
   for (int k = -reach; k <= reach; ++k)
     for (int j = -reach; j <= reach; ++j)
-      for (int i = -reach; i <= reach; ++i) sum += kernel.value(spacing * std::sqrt(double(i * i + j * j + k * k)));
+      for (int i = -reach; i <= reach; ++i)
+        sum += kernel.value(spacing * std::sqrt(double(i * i + j * j + k * k)));
   return rest_density / sum;
 }
 
@@ -164,8 +168,9 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
                      "no fluid particle fits in the fluid blocks at a spacing of " + std::to_string(spacing) +
                          " m: expected a smaller spacing or more particles");
   if (n > std::size_t(0xFFFFFFF0u))
-    throw SceneError(scene.path, resolution_line, resolution_key,
-                     std::to_string(n) + " particles: expected fewer than 4,294,967,280 (32-bit particle ids)");
+    throw SceneError(
+        scene.path, resolution_line, resolution_key,
+        std::to_string(n) + " particles: expected fewer than 4,294,967,280 (32-bit particle ids)");
   fluid.density.assign(n, scene.rest_density);
   fluid.pressure.assign(n, 0.0f);
   fluid.id.resize(n);
@@ -199,7 +204,8 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
     float lowest = 1e30f, highest = -1e30f, fastest = 0.0f;
     for (float cx : {scene.domain_min.x, scene.domain_max.x})
       for (float cy : {scene.domain_min.y, scene.domain_max.y})
-        for (float cz : {scene.domain_min.z, scene.domain_max.z}) lowest = std::min(lowest, dot(up, Vec3f{cx, cy, cz}));
+        for (float cz : {scene.domain_min.z, scene.domain_max.z})
+          lowest = std::min(lowest, dot(up, Vec3f{cx, cy, cz}));
     for (std::size_t i = 0; i < n; ++i) {
       highest = std::max(highest, dot(up, xyz(fluid.position[i])));
       fastest = std::max(fastest, std::sqrt(length_squared(xyz(fluid.velocity[i]))));
@@ -220,8 +226,9 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
   grid.ny = std::max(1, int(std::ceil(span.y / p.support)));
   grid.nz = std::max(1, int(std::ceil(span.z / p.support)));
   if (double(grid.nx) * grid.ny * grid.nz >= 4.0e9)
-    throw SceneError(scene.path, resolution_line, resolution_key,
-                     "the grid would need more than 4e9 cells: expected a coarser resolution for this domain");
+    throw SceneError(
+        scene.path, resolution_line, resolution_key,
+        "the grid would need more than 4e9 cells: expected a coarser resolution for this domain");
 
   // Wall particles, sorted by cell once (they never move), with their volumes after Akinci et al. 2012,
   // eq. 4: V_b = 1 / sum_k W_bk. Akinci sums over wall particles only, which suits a wall of one layer;

@@ -15,27 +15,27 @@ namespace surge {
 
 struct SphParameters {
   KernelType kernel = KernelType::cubic_spline;
-  float spacing = 0;           // particle spacing [m]
-  float support = 0;           // kernel support radius H [m]
-  float rest_density = 1000;   // rho0 [kg/m^3]
-  float particle_mass = 0;     // [kg]
-  float speed_of_sound = 0;    // c0 [m/s]
-  float tait_exponent = 7;     // gamma (dimensionless)
-  float tait_stiffness = 0;    // B = rho0 c0^2 / gamma [Pa]
-  float viscosity_alpha = 0;   // Monaghan alpha (dimensionless)
-  float xsph_epsilon = 0;      // (dimensionless)
-  Vec3f gravity{};             // [m/s^2]
-  float cfl = 0.25f;           // (dimensionless)
-  float dt_max = 1e-3f;        // [s]
-  float dt_min = 1e-7f;        // [s]
+  float spacing = 0;                 // particle spacing [m]
+  float support = 0;                 // kernel support radius H [m]
+  float rest_density = 1000;         // rho0 [kg/m^3]
+  float particle_mass = 0;           // [kg]
+  float speed_of_sound = 0;          // c0 [m/s]
+  float tait_exponent = 7;           // gamma (dimensionless)
+  float tait_stiffness = 0;          // B = rho0 c0^2 / gamma [Pa]
+  float viscosity_alpha = 0;         // Monaghan alpha (dimensionless)
+  float xsph_epsilon = 0;            // (dimensionless)
+  Vec3f gravity{};                   // [m/s^2]
+  float cfl = 0.25f;                 // (dimensionless)
+  float dt_max = 1e-3f;              // [s]
+  float dt_min = 1e-7f;              // [s]
   Vec3f domain_min{}, domain_max{};  // a fluid particle outside this box (plus one support) has escaped [m]
 };
 
 struct SphSetup {
   SphParameters params;
   GridGeometry grid;
-  ParticleFrame fluid;                  // initial state; id = creation index
-  std::vector<Vec4f> boundary;          // sorted by cell; positions [m]; w = Akinci volume V_b [m^3]
+  ParticleFrame fluid;          // initial state; id = creation index
+  std::vector<Vec4f> boundary;  // sorted by cell; positions [m]; w = Akinci volume V_b [m^3]
   std::vector<std::uint32_t> boundary_cell_start;  // cell index of `boundary` (cell_count + 1 entries)
 };
 

@@ -19,10 +19,10 @@ namespace surge {
 
 // The arrays a stage reads, all in cell order.
 struct FluidFields {
-  CellIndexView index;                 // positions + cell_start of the fluid
-  const Vec4f* velocity = nullptr;     // [m/s]
-  const float* density = nullptr;      // [kg/m^3]
-  const float* pressure = nullptr;     // [Pa]
+  CellIndexView index;              // positions + cell_start of the fluid
+  const Vec4f* velocity = nullptr;  // [m/s]
+  const float* density = nullptr;   // [kg/m^3]
+  const float* pressure = nullptr;  // [Pa]
 };
 
 // rho_i = m sum_j W_ij + rho0 sum_b V_b W_ib  (Akinci et al. 2012, eq. 5 with Psi_b = rho0 V_b).

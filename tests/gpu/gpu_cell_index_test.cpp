@@ -36,8 +36,10 @@ TEST_P(GpuCellIndexTest, NeighbourSetsEqualBruteForce) {
   index.build(grid, d_points.data(), std::uint32_t(points.size()), GetParam(), nullptr);
   SURGE_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<std::uint32_t> order(points.size()), cell_start(grid.cell_count() + 1);
-  SURGE_CUDA_CHECK(cudaMemcpy(order.data(), index.d_sorted_order(), order.size() * 4, cudaMemcpyDeviceToHost));
-  SURGE_CUDA_CHECK(cudaMemcpy(cell_start.data(), index.d_cell_start(), cell_start.size() * 4, cudaMemcpyDeviceToHost));
+  SURGE_CUDA_CHECK(
+      cudaMemcpy(order.data(), index.d_sorted_order(), order.size() * 4, cudaMemcpyDeviceToHost));
+  SURGE_CUDA_CHECK(
+      cudaMemcpy(cell_start.data(), index.d_cell_start(), cell_start.size() * 4, cudaMemcpyDeviceToHost));
 
   // A permutation, in non-decreasing key order, delimited by cell_start.
   std::vector<std::uint32_t> sorted_order = order;
@@ -45,7 +47,8 @@ TEST_P(GpuCellIndexTest, NeighbourSetsEqualBruteForce) {
   for (std::uint32_t k = 0; k < sorted_order.size(); ++k) ASSERT_EQ(sorted_order[k], k);
   ASSERT_EQ(cell_start.back(), points.size());
   for (std::uint32_t c = 0; c < grid.cell_count(); ++c)
-    for (std::uint32_t k = cell_start[c]; k < cell_start[c + 1]; ++k) ASSERT_EQ(grid.key_of(xyz(points[order[k]])), c);
+    for (std::uint32_t k = cell_start[c]; k < cell_start[c + 1]; ++k)
+      ASSERT_EQ(grid.key_of(xyz(points[order[k]])), c);
 
   std::vector<Vec4f> sorted(points.size());
   for (std::size_t k = 0; k < points.size(); ++k) sorted[k] = points[order[k]];

@@ -40,11 +40,13 @@ TEST(GpuEquivalence, DamBreakHundredStepsMatchesTheCpu) {
   double largest = 0, travelled = 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     largest = std::max(largest, std::sqrt(double(length_squared(xyz(a[i]) - xyz(b[i])))));
-    travelled = std::max(travelled, std::sqrt(double(length_squared(xyz(a[i]) - xyz(setup.fluid.position[i])))));
+    travelled =
+        std::max(travelled, std::sqrt(double(length_squared(xyz(a[i]) - xyz(setup.fluid.position[i])))));
   }
-  std::printf("after 100 steps (t = %.5f s): largest CPU-GPU position difference %.3e m = %.3e spacings; "
-              "largest distance travelled %.3e m\n",
-              cpu_status.time_s, largest, largest / setup.params.spacing, travelled);
+  std::printf(
+      "after 100 steps (t = %.5f s): largest CPU-GPU position difference %.3e m = %.3e spacings; "
+      "largest distance travelled %.3e m\n",
+      cpu_status.time_s, largest, largest / setup.params.spacing, travelled);
   // Both backends run the same float operations in the same neighbour order (stable sorts on both
   // sides); what differs is rounding (FMA contraction, powf and sqrtf implementations), about 1e-7
   // relative per operation. Over 100 steps that stays orders of magnitude under 1e-3 spacing, while

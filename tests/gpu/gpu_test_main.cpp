@@ -14,9 +14,9 @@ int main(int argc, char** argv) {
     std::printf("SKIPPED: GPU tests need a CUDA GPU: %s\n", why_not.c_str());
     return 77;
   }
-  std::printf("GPU tests on %s (CC %d.%d, %d SMs, %.1f GiB, driver %s)\n", gpu->name.c_str(), gpu->compute_major,
-              gpu->compute_minor, gpu->multiprocessors, double(gpu->total_memory) / double(1ull << 30),
-              gpu->driver_string().c_str());
+  std::printf("GPU tests on %s (CC %d.%d, %d SMs, %.1f GiB, driver %s)\n", gpu->name.c_str(),
+              gpu->compute_major, gpu->compute_minor, gpu->multiprocessors,
+              double(gpu->total_memory) / double(1ull << 30), gpu->driver_string().c_str());
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }

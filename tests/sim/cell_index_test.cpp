@@ -1,12 +1,11 @@
 // The CPU cell index finds exactly the neighbours a brute-force O(N^2) search finds.
-#include "sim/index/cell_index_cpu.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <random>
 #include <vector>
 
+#include "sim/index/cell_index_cpu.h"
 #include "sim/index/neighbor_loop.h"
 
 namespace surge {

@@ -74,8 +74,9 @@ TEST(Hydrostatic, DensityHoldsAndPressureIsRhoGD) {
   const double mean_speed = speed_sum / double(frame.size());
   const double surface = depth_sum / double(frames);  // the same every frame: mass is conserved
   const double mean_density_error = density_error_sum / double(density_samples);
-  std::printf("mean |rho/rho0 - 1| in the bulk: %.4f %%; surface at %.4f m; mean speed %.4f m/s, max %.4f m/s\n",
-              100 * mean_density_error, surface, mean_speed, double(sim->status().max_speed));
+  std::printf(
+      "mean |rho/rho0 - 1| in the bulk: %.4f %%; surface at %.4f m; mean speed %.4f m/s, max %.4f m/s\n",
+      100 * mean_density_error, surface, mean_speed, double(sim->status().max_speed));
   EXPECT_LT(mean_density_error, 0.01);
   // Settled: what still moves is the acoustic ringing of the release, whose speed scale is
   // g H / c0 (0.11 m/s here); a flow or a growing instability would exceed it.

@@ -27,8 +27,9 @@ double lattice_integral(double support, double dx, F&& f) {
 
 TYPED_TEST(KernelTest, IntegratesToOne) {
   const auto kernel = TypeParam::make(0.7);
-  const double integral =
-      lattice_integral(kernel.support, kernel.support / 60, [&](Vec3d r) { return kernel.value(std::sqrt(length_squared(r))); });
+  const double integral = lattice_integral(kernel.support, kernel.support / 60, [&](Vec3d r) {
+    return kernel.value(std::sqrt(length_squared(r)));
+  });
   EXPECT_NEAR(integral, 1.0, 1e-4);
 }
 
@@ -45,7 +46,8 @@ TYPED_TEST(KernelTest, GradientIntegratesToZeroAndMatchesDerivative) {
   // The analytic derivative agrees with a central difference of the value.
   for (double r = 0.02; r < kernel.support; r += 0.05) {
     const double h = 1e-6;
-    EXPECT_NEAR(kernel.derivative(r), (kernel.value(r + h) - kernel.value(r - h)) / (2 * h), 1e-5 * kernel.sigma)
+    EXPECT_NEAR(kernel.derivative(r), (kernel.value(r + h) - kernel.value(r - h)) / (2 * h),
+                1e-5 * kernel.sigma)
         << "r = " << r;
   }
 }

@@ -415,7 +415,21 @@ TEST_F(Cli, UnknownOptionAndBadValuesAreUsageErrors) {
   EXPECT_EQ(surge({"run", "tiny.toml", "--export", "obj"}).exit_code, 2);
   EXPECT_EQ(surge({"run", "tiny.toml", "--steps", "-3"}).exit_code, 2);
   EXPECT_EQ(surge({"bench", "tiny.toml", "--particles", "100,abc"}).exit_code, 2);
+  const Result bad_build = surge({"bench", "tiny.toml", "--index-build", "bucket"});
+  EXPECT_EQ(bad_build.exit_code, 2);
+  EXPECT_NE(bad_build.err.find("index-build"), std::string::npos) << bad_build.err;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+// --index-build only changes how a GPU builds its index; on the CPU it is accepted and the run measured.
+TEST_F(Cli, BenchAcceptsBothIndexBuilds) {
+  write("tiny.toml", kTinyScene);
+  for (const char* build : {"radix", "counting"}) {
+    const Result r = surge(
+        {"bench", "tiny.toml", "--backend", "cpu", "--index-build", build, "--steps", "2", "--warmup", "0"});
+    EXPECT_EQ(r.exit_code, 0) << build << ": " << r.err;
+    EXPECT_NE(r.out.find("cpu"), std::string::npos) << r.out;
+  }
 }
 
 }  // namespace

@@ -27,12 +27,11 @@ std::string resolution_setting(const Scene& scene, long particles_override) {
   return scene.path.string() + ":" + std::to_string(scene.line_of(key)) + ": key '" + key + "'";
 }
 
-BackendChoice make_gpu(const GpuInfo& gpu, const SphSetup& setup, const Scene& scene, long particles_override,
-                       IndexBuild index_build) {
+BackendChoice make_gpu(const GpuInfo& gpu, const Scene& scene, const SimulationOptions& options) {
   try {
-    return {make_cuda_simulation(setup, index_build), "gpu", gpu_description(gpu), gpu, ""};
+    return {make_simulation(scene, Device::gpu, options), "gpu", gpu_description(gpu), gpu, ""};
   } catch (const CapacityError& e) {
-    throw InputError(resolution_setting(scene, particles_override) + ": " + e.what());
+    throw InputError(resolution_setting(scene, options.particles_override) + ": " + e.what());
   }
 }
 
@@ -45,15 +44,16 @@ BackendRequest parse_backend_request(const std::string& name) {
   throw std::invalid_argument("unknown backend '" + name + "' (expected cpu, gpu or auto)");
 }
 
-BackendChoice choose_backend(BackendRequest request, const SphSetup& setup, const Scene& scene,
-                             long particles_override, IndexBuild index_build) {
-  if (request == BackendRequest::cpu) return {make_cpu_simulation(setup), "cpu", cpu_description(), {}, ""};
+BackendChoice choose_backend(BackendRequest request, const Scene& scene, const SimulationOptions& options) {
+  if (request == BackendRequest::cpu) {
+    return {make_simulation(scene, Device::cpu, options), "cpu", cpu_description(), {}, ""};
+  }
 
   std::string why_no_gpu;
   const std::optional<GpuInfo> gpu = query_gpu(&why_no_gpu);
-  if (gpu) return make_gpu(*gpu, setup, scene, particles_override, index_build);
+  if (gpu) return make_gpu(*gpu, scene, options);
   if (request == BackendRequest::gpu) throw InputError("--backend gpu: no CUDA GPU: " + why_no_gpu);
-  return {make_cpu_simulation(setup), "cpu", cpu_description(), {}, why_no_gpu};
+  return {make_simulation(scene, Device::cpu, options), "cpu", cpu_description(), {}, why_no_gpu};
 }
 
 std::string backend_line(const BackendChoice& choice) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/backend/gpu_info.h"
-#include "sim/backend/simulation.h"
+#include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
 
 namespace surge::app {
@@ -27,9 +27,8 @@ struct BackendChoice {
 // "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.
 std::string backend_line(const BackendChoice& choice);
 
-// Makes the simulation for `setup`. Throws InputError when a GPU is required and absent, or when the
+// Makes the simulation for `scene`. Throws InputError when a GPU is required and absent, or when the
 // particles do not fit in device memory; the latter names the scene key (or --particles) to change.
-BackendChoice choose_backend(BackendRequest request, const SphSetup& setup, const Scene& scene,
-                             long particles_override, IndexBuild index_build = IndexBuild::radix_sort);
+BackendChoice choose_backend(BackendRequest request, const Scene& scene, const SimulationOptions& options);
 
 }  // namespace surge::app

@@ -25,8 +25,7 @@ void check_stable(const StepStatus& status, std::size_t particles) {
                           std::to_string(particles) + " fluid particles)");
 }
 
-BenchRun measure(Simulation& simulation, const std::string& backend, const SphParameters& parameters,
-                 const BenchOptions& options) {
+BenchRun measure(Simulation& simulation, const std::string& backend, const BenchOptions& options) {
   for (long i = 0; i < options.warmup; ++i) simulation.step();
   check_stable(simulation.status(), simulation.fluid_count());
   simulation.reset_timers();
@@ -38,13 +37,8 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const SphPa
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   check_stable(status, simulation.fluid_count());
 
-  return {simulation.fluid_count(),
-          simulation.boundary_count(),
-          backend,
-          options.steps,
-          seconds,
-          simulation.stage_times(),
-          parameters};
+  return {simulation.fluid_count(), simulation.boundary_count(), backend, options.steps, seconds,
+          simulation.stage_times(), simulation.parameters()};
 }
 
 }  // namespace
@@ -85,16 +79,16 @@ int run_bench(const BenchOptions& options) {
 
   BenchRecord record{options.scene_path, scene.name, options.command_line, options.warmup, {}};
   for (const long count : counts) {
-    const SphSetup setup = build_setup(scene, count);
     const IndexBuild index_build =
         options.index_build == "counting" ? IndexBuild::counting_sort : IndexBuild::radix_sort;
-    BackendChoice backend = choose_backend(request, setup, scene, count, index_build);
+    BackendChoice backend = choose_backend(
+        request, scene, SimulationOptions{.particles_override = count, .index_build = index_build});
     if (record.runs.empty()) {
       std::cout << backend_line(backend) << '\n';
       print_bench_header(std::cout);
     }
     try {
-      record.runs.push_back(measure(*backend.simulation, backend.kind, setup.params, options));
+      record.runs.push_back(measure(*backend.simulation, backend.kind, options));
     } catch (const UnstableBenchmark& e) {
       std::cerr << e.what() << '\n';
       return kExitUnstable;

@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <iomanip>
+#include <type_traits>
+#include <variant>
 
 #include "app/machine_info.h"
 #include "app/number_format.h"
@@ -48,36 +50,25 @@ nlohmann::ordered_json vec_json(Vec3f v) {
   return nlohmann::ordered_json::array({decimal(v.x), decimal(v.y), decimal(v.z)});
 }
 
-const char* kernel_name(KernelType kernel) {
-  switch (kernel) {
-    case KernelType::cubic_spline:
-      return "cubic_spline";
-    case KernelType::wendland_c2:
-      return "wendland_c2";
+// Floats recorded as the decimal the user would write; units are in the names (NamedValue).
+nlohmann::ordered_json parameters_json(const std::vector<NamedValue>& parameters) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  for (const NamedValue& parameter : parameters) {
+    std::visit(
+        [&](const auto& value) {
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, double>) {
+            // A value that came from a float prints as that float's short decimal.
+            json[parameter.name] = double(float(value)) == value ? decimal(float(value)) : value;
+          } else if constexpr (std::is_same_v<T, Vec3f>) {
+            json[parameter.name] = vec_json(value);
+          } else {
+            json[parameter.name] = value;
+          }
+        },
+        parameter.value);
   }
-  return "unknown";
-}
-
-// Units are in the key names so a reader of the file needs no other document.
-nlohmann::ordered_json parameters_json(const SphParameters& p) {
-  return {
-      {"kernel", kernel_name(p.kernel)},
-      {"spacing_m", decimal(p.spacing)},
-      {"support_m", decimal(p.support)},
-      {"rest_density_kg_per_m3", decimal(p.rest_density)},
-      {"particle_mass_kg", decimal(p.particle_mass)},
-      {"speed_of_sound_m_per_s", decimal(p.speed_of_sound)},
-      {"tait_exponent", decimal(p.tait_exponent)},
-      {"tait_stiffness_pa", decimal(p.tait_stiffness)},
-      {"viscosity_alpha", decimal(p.viscosity_alpha)},
-      {"xsph_epsilon", decimal(p.xsph_epsilon)},
-      {"gravity_m_per_s2", vec_json(p.gravity)},
-      {"cfl", decimal(p.cfl)},
-      {"dt_max_s", decimal(p.dt_max)},
-      {"dt_min_s", decimal(p.dt_min)},
-      {"domain_min_m", vec_json(p.domain_min)},
-      {"domain_max_m", vec_json(p.domain_max)},
-  };
+  return json;
 }
 
 nlohmann::ordered_json machine_json() {

@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "sim/backend/simulation.h"
-#include "sim/sph/sph_setup.h"
 
 namespace surge::app {
 
@@ -20,7 +19,7 @@ struct BenchRun {
   long steps = 0;        // timed steps, after the warm-up
   double seconds = 0.0;  // wall time of the timed steps, up to the device being idle
   StageTimes stages;
-  SphParameters parameters;  // depend on the particle count (spacing, mass, ...)
+  std::vector<NamedValue> parameters;  // Simulation::parameters(): some depend on the particle count
 
   double ms_per_step() const { return steps > 0 ? 1e3 * seconds / double(steps) : 0.0; }
   double particle_steps_per_s() const {

@@ -10,7 +10,6 @@
 #include "app/progress.h"
 #include "app/run_summary.h"
 #include "sim/scene/scene.h"
-#include "sim/sph/sph_setup.h"
 
 namespace surge::app {
 namespace {
@@ -90,9 +89,8 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
 int run_scene(const RunOptions& options) {
   const Scene scene = load_scene(options.scene_path);
   const RunPlan plan = plan_run(options, scene);
-  const SphSetup setup = build_setup(scene, options.particles);
-  BackendChoice backend =
-      choose_backend(parse_backend_request(options.backend), setup, scene, options.particles);
+  BackendChoice backend = choose_backend(parse_backend_request(options.backend), scene,
+                                         SimulationOptions{.particles_override = options.particles});
   std::cout << backend_line(backend) << '\n' << std::flush;
   Simulation& simulation = *backend.simulation;
 

@@ -64,6 +64,7 @@ class CpuSimulation final : public Simulation {
   }
 
   StageTimes stage_times() override { return times_; }
+  std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
   void reset_timers() override { times_ = StageTimes{}; }
 
  private:

@@ -303,6 +303,7 @@ class CudaSimulation final : public Simulation {
     events_.collect(times_);
     return times_;
   }
+  std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
   void reset_timers() override {
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     events_.discard();

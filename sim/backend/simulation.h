@@ -8,6 +8,8 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "sim/core/particle_frame.h"
 #include "sim/core/transfer_ledger.h"
@@ -65,6 +67,14 @@ class CapacityError : public std::runtime_error {
   std::size_t max_particles_;
 };
 
+// A named number a solver reports: a parameter it runs with, or a figure of its last step
+// (iterations used, density error reached, total energy). The unit is in the name's last word when it has
+// one.
+struct NamedValue {
+  std::string name;  // "particle_mass_kg", "density_error_percent", "kernel"
+  std::variant<double, Vec3f, std::string> value;
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -77,6 +87,10 @@ class Simulation {
   virtual void download(ParticleFrame& frame) = 0;  // waits; copies the fluid particles to the host
   virtual StageTimes stage_times() = 0;             // waits; accumulated since reset_timers()
   virtual void reset_timers() = 0;
+  // What the solver runs with; some depend on the particle count (spacing, mass), so benchmarks record them.
+  virtual std::vector<NamedValue> parameters() const = 0;
+  // Figures of the last completed step that only some solvers have; waits for the device.
+  virtual std::vector<NamedValue> step_figures() { return {}; }
   TransferLedger& ledger() { return ledger_; }
 
  protected:

@@ -39,6 +39,10 @@ struct SphSetup {
   std::vector<std::uint32_t> boundary_cell_start;  // cell index of `boundary` (cell_count + 1 entries)
 };
 
+struct NamedValue;
+// The parameters as a benchmark records them, units in the names.
+std::vector<NamedValue> describe_parameters(const SphParameters& parameters);
+
 struct Scene;
 // Places fluid and wall particles for a scene. particles_override > 0 replaces the scene's resolution
 // by a target fluid particle count. Throws SceneError for a scene that yields no particles.

@@ -281,6 +281,14 @@ class TableReader {
     return Vec3f{xyz[0], xyz[1], xyz[2]};
   }
 
+  std::optional<bool> boolean(std::string_view key) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return std::nullopt;
+    const std::optional<bool> value = node->value_exact<bool>();
+    if (!value) fail(key, "expected true or false, got " + describe_type(*node));
+    return value;
+  }
+
   std::optional<std::string> string(std::string_view key) const {
     const toml::node* node = table_.get(key);
     if (!node) return std::nullopt;
@@ -392,7 +400,7 @@ std::vector<std::string_view> keys_of(std::span<const NumberKey> numbers,
   return keys;
 }
 
-constexpr std::array<std::string_view, 1> kSolvers = {"wcsph"};
+constexpr std::array<std::string_view, 3> kSolvers = {"wcsph", "dfsph", "pbf"};
 constexpr std::array<std::string_view, 2> kKernels = {"cubic_spline", "wendland_c2"};
 constexpr std::array<std::string_view, 2> kShapes = {"box", "sphere"};
 constexpr std::array<std::string_view, 2> kFormats = {"vtk", "ply"};
@@ -574,6 +582,66 @@ void read_time(const TableReader& time, Scene& scene) {
   }
 }
 
+// [dfsph]: Bender & Koschier 2017. Targets are written in percent, as the paper and SPlisHSPlasH give them.
+void read_dfsph(const TableReader& table, Scene& scene) {
+  static constexpr std::array<std::string_view, 7> kKeys = {
+      "density_error",    "divergence_error", "min_iterations",        "max_iterations",
+      "divergence_solve", "viscosity",        "surface_neighbor_count"};
+  table.reject_unknown_keys(kKeys);
+  DfsphParameters& d = scene.dfsph;
+  if (auto v = table.number("density_error", "%", Range::closed(1e-4, 10))) d.density_error = *v / 100.0f;
+  if (auto v = table.number("divergence_error", "%", Range::closed(1e-4, 100)))
+    d.divergence_error = *v / 100.0f;
+  if (auto v = table.integer("min_iterations", IntegerRange{0, 1000})) d.min_iterations = int(*v);
+  if (auto v = table.integer("max_iterations", IntegerRange{1, 10000})) d.max_iterations = int(*v);
+  if (d.min_iterations > d.max_iterations) {
+    table.fail(table.has("min_iterations") ? "min_iterations" : "max_iterations",
+               "expected min_iterations <= max_iterations, got " + std::to_string(d.min_iterations) + " > " +
+                   std::to_string(d.max_iterations));
+  }
+  if (auto v = table.boolean("divergence_solve")) d.divergence_solve = *v;
+  if (auto v = table.number("viscosity", "m^2/s", Range::closed(0, 1))) d.viscosity = *v;
+  if (auto v = table.number("surface_neighbor_count", "", Range::closed(0, 200)))
+    d.surface_neighbor_count = *v;
+}
+
+// [pbf]: Macklin & Mueller 2013.
+void read_pbf(const TableReader& table, Scene& scene) {
+  static constexpr std::array<std::string_view, 8> kKeys = {
+      "iterations", "density_error", "relaxation", "scorr_k", "scorr_n", "scorr_dq", "xsph", "vorticity"};
+  table.reject_unknown_keys(kKeys);
+  PbfParameters& p = scene.pbf;
+  if (auto v = table.integer("iterations", IntegerRange{1, 1000})) p.iterations = int(*v);
+  if (auto v = table.number("density_error", "%", Range::closed(0, 10))) p.density_error = *v / 100.0f;
+  if (auto v = table.number("relaxation", "", Range::closed(0, 10))) p.relaxation = *v;
+  if (auto v = table.number("scorr_k", "", Range::closed(0, 1))) p.scorr_k = *v;
+  if (auto v = table.number("scorr_n", "", Range::closed(1, 8))) p.scorr_n = *v;
+  if (auto v = table.number("scorr_dq", "", Range::left_open(0, 1))) p.scorr_dq = *v;
+  if (auto v = table.number("xsph", "", Range::closed(0, 1))) p.xsph = *v;
+  if (auto v = table.number("vorticity", "", Range::at_least(0))) p.vorticity = *v;
+}
+
+// A solver's table or a WCSPH-only key in a scene of another solver would be silently ignored: say so
+// instead.
+void reject_other_solvers_settings(const TableReader& top, const Scene& scene) {
+  for (std::string_view solver : {"dfsph", "pbf"}) {
+    if (scene.solver != solver && top.has(solver)) {
+      top.fail(solver, "table [" + std::string(solver) + "] applies to solver = \"" + std::string(solver) +
+                           "\" only; this scene's solver is \"" + scene.solver + "\"");
+    }
+  }
+  if (scene.solver == "wcsph") return;
+  for (std::string_view key : {"speed_of_sound", "tait_exponent", "viscosity_alpha", "xsph_epsilon"}) {
+    const std::string full = "fluid." + std::string(key);
+    if (scene.key_lines.count(full)) {
+      throw SceneError(
+          scene.path, scene.line_of(full), full,
+          "applies to solver = \"wcsph\" only; this scene's solver is \"" + scene.solver + "\"" +
+              (scene.solver == "dfsph" ? " (its viscosity is dfsph.viscosity)" : " (see [pbf])"));
+    }
+  }
+}
+
 void read_output(const TableReader& output, Scene& scene) {
   static constexpr std::array<std::string_view, 3> kKeys = {"dir", "formats", "every"};
   output.reject_unknown_keys(kKeys);
@@ -599,8 +667,8 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   Scene scene;
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
-  static constexpr std::array<std::string_view, 7> kTopKeys = {"name",  "solver", "domain", "resolution",
-                                                               "fluid", "time",   "output"};
+  static constexpr std::array<std::string_view, 9> kTopKeys = {
+      "name", "solver", "domain", "resolution", "fluid", "time", "output", "dfsph", "pbf"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
   read_domain(top.table("domain", true), scene);
@@ -608,6 +676,9 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   read_fluid(top.table("fluid", false), scene);
   read_time(top.table("time", false), scene);
   read_output(top.table("output", false), scene);
+  if (scene.solver == "dfsph") read_dfsph(top.table("dfsph", false), scene);
+  if (scene.solver == "pbf") read_pbf(top.table("pbf", false), scene);
+  reject_other_solvers_settings(top, scene);
   return scene;
 }
 

@@ -24,6 +24,13 @@ struct BackendChoice {
   std::string why_no_gpu;      // set when `auto` fell back to the CPU
 };
 
+inline const std::vector<std::string> kSolverNames = {"wcsph", "dfsph", "pbf"};
+
+// --solver replaces the scene's solver; the scene's settings for that solver ([dfsph], [pbf]) still apply.
+inline void apply_solver_override(Scene& scene, const std::string& solver) {
+  if (!solver.empty()) scene.solver = solver;
+}
+
 // "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.
 std::string backend_line(const BackendChoice& choice);
 

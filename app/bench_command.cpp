@@ -51,6 +51,8 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "Where to step: cpu, gpu, or auto (the GPU when there is one)")
       ->check(CLI::IsMember(kBackendNames))
       ->capture_default_str();
+  bench->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
+      ->check(CLI::IsMember(kSolverNames));
   bench
       ->add_option("--particles", options.particles,
                    "Fluid particle counts, comma-separated, e.g. 262144,1048576 (default: the scene's)")
@@ -72,7 +74,8 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
 }
 
 int run_bench(const BenchOptions& options) {
-  const Scene scene = load_scene(options.scene_path);
+  Scene scene = load_scene(options.scene_path);
+  apply_solver_override(scene, options.solver);
   const BackendRequest request = parse_backend_request(options.backend);
   // A particle count of 0 asks build_setup for the scene's own resolution.
   const std::vector<long> counts = options.particles.empty() ? std::vector<long>{0} : options.particles;

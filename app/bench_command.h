@@ -14,6 +14,7 @@ namespace surge::app {
 struct BenchOptions {
   std::filesystem::path scene_path;
   std::string backend = "auto";
+  std::string solver;           // empty: the scene's; else replaces it (wcsph, dfsph, pbf)
   std::vector<long> particles;  // empty: the scene's own resolution
   long steps = 100;
   long warmup = 20;

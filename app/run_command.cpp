@@ -64,6 +64,8 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
                   "Where to step: cpu, gpu, or auto (the GPU when there is one)")
       ->check(CLI::IsMember(kBackendNames))
       ->capture_default_str();
+  run->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
+      ->check(CLI::IsMember(kSolverNames));
   CLI::Option* steps =
       run->add_option("--steps", options.steps, "Stop after N steps (instead of the scene's end time)")
           ->check(CLI::PositiveNumber);
@@ -87,7 +89,8 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
 }
 
 int run_scene(const RunOptions& options) {
-  const Scene scene = load_scene(options.scene_path);
+  Scene scene = load_scene(options.scene_path);
+  apply_solver_override(scene, options.solver);
   const RunPlan plan = plan_run(options, scene);
   BackendChoice backend = choose_backend(parse_backend_request(options.backend), scene,
                                          SimulationOptions{.particles_override = options.particles});

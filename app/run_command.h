@@ -15,6 +15,7 @@ namespace surge::app {
 struct RunOptions {
   std::filesystem::path scene_path;
   std::string backend = "auto";
+  std::string solver;  // empty: the scene's; else replaces it (wcsph, dfsph, pbf)
   long steps = 0;
   double time_s = 0.0;
   long particles = 0;

@@ -31,7 +31,8 @@ BackendChoice make_gpu(const GpuInfo& gpu, const Scene& scene, const SimulationO
                        ExecutionMode mode = ExecutionMode::gpu) {
   try {
     std::string description = gpu_description(gpu);
-    if (mode != ExecutionMode::gpu) description = std::string(mode_name(mode)) + " (CPU index) on " + description;
+    if (mode != ExecutionMode::gpu)
+      description = std::string(mode_name(mode)) + " (CPU index) on " + description;
     return {make_simulation(scene, mode, options), mode_name(mode), description, gpu, ""};
   } catch (const CapacityError& e) {
     throw InputError(resolution_setting(scene, options.particles_override) + ": " + e.what());
@@ -75,7 +76,8 @@ std::string describe_mode(ExecutionMode mode) {
   const std::string where = gpu ? gpu_description(*gpu) : std::string("no GPU");
   switch (mode) {
     case ExecutionMode::hybrid:
-      return "CPU index (" + std::to_string(omp_get_max_threads()) + " threads), synchronous copies, " + where;
+      return "CPU index (" + std::to_string(omp_get_max_threads()) + " threads), synchronous copies, " +
+             where;
     case ExecutionMode::hybrid_overlap:
       return "CPU index built ahead in a worker thread, pinned async copies, skin index, " + where;
     default:

@@ -123,8 +123,9 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
       ->check(CLI::IsMember({"single", "split"}))
       ->capture_default_str();
   bench
-      ->add_option("--skin", options.skin,
-                   "hybrid-overlap: index skin as a fraction of the kernel support (cells of 1 + SKIN supports)")
+      ->add_option(
+          "--skin", options.skin,
+          "hybrid-overlap: index skin as a fraction of the kernel support (cells of 1 + SKIN supports)")
       ->check(CLI::Range(0.01, 2.0))
       ->capture_default_str();
   bench
@@ -166,17 +167,18 @@ int run_bench(const BenchOptions& options) {
   }
 
   if (!modes.empty()) {
-    for (ExecutionMode mode : modes) std::cout << "mode " << mode_name(mode) << ": " << describe_mode(mode) << '\n';
+    for (ExecutionMode mode : modes)
+      std::cout << "mode " << mode_name(mode) << ": " << describe_mode(mode) << '\n';
     print_bench_header(std::cout);
   }
   for (const long count : counts) {
     double cpu_ms_per_step = 0.0;
     const std::size_t runs = modes.empty() ? 1 : modes.size();
     for (std::size_t m = 0; m < runs; ++m) {
-      BackendChoice backend =
-          modes.empty() ? choose_backend(parse_backend_request(options.backend), scene,
-                                         simulation_options(options, count))
-                        : choose_mode(modes[m], scene, simulation_options(options, count));
+      BackendChoice backend = modes.empty()
+                                  ? choose_backend(parse_backend_request(options.backend), scene,
+                                                   simulation_options(options, count))
+                                  : choose_mode(modes[m], scene, simulation_options(options, count));
       if (modes.empty() && record.runs.empty()) {
         std::cout << backend_line(backend) << '\n';
         print_bench_header(std::cout);

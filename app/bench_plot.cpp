@@ -60,7 +60,7 @@ void line(std::ostream& out, double x1, double y1, double x2, double y2, const c
 double nice_ceiling(double value) {
   if (value <= 0) return 1.0;
   const double power = std::pow(10.0, std::floor(std::log10(value)));
-  for (double step : {1.0, 2.0, 5.0, 10.0})
+  for (double step : {1.0, 2.0, 2.5, 5.0, 10.0})
     if (step * power >= value) return step * power;
   return 10.0 * power;
 }
@@ -89,6 +89,9 @@ void stage_panel(std::ostream& out, double left, const std::vector<const BenchRu
     const double x = left + slot * double(r) + slot * 0.15, width = slot * 0.7;
     double y = bottom_y;
     const auto shares = stage_shares(runs[r]->stages);
+    double sum = 0;
+    for (const StageShare& stage : shares) sum += stage.ms_per_step;
+    text(out, x + width / 2, bottom_y - kPanelHeight * sum / top - 4, significant(sum, 3), "middle", 9);
     for (std::size_t s = 0; s < shares.size(); ++s) {
       const double height = kPanelHeight * shares[s].ms_per_step / top;
       if (height <= 0) continue;
@@ -98,8 +101,8 @@ void stage_panel(std::ostream& out, double left, const std::vector<const BenchRu
           << escape(runs[r]->backend) << " " << shares[s].name << ": " << fixed(shares[s].ms_per_step, 3)
           << " ms</title></rect>\n";
     }
-    out << "<text font-size=\"10\" text-anchor=\"end\" transform=\"translate(" << number(x + width / 2 + 3) << ","
-        << number(bottom_y + 8) << ") rotate(-45)\">" << escape(runs[r]->backend) << "</text>\n";
+    out << "<text font-size=\"10\" text-anchor=\"end\" transform=\"translate(" << number(x + width / 2 + 3)
+        << "," << number(bottom_y + 8) << ") rotate(-45)\">" << escape(runs[r]->backend) << "</text>\n";
   }
 }
 
@@ -121,8 +124,8 @@ void speedup_panel(std::ostream& out, double left, const BenchRecord& record) {
   line(out, left, kTop, left, bottom_y, "#000");
   line(out, left, bottom_y, left + width, bottom_y, "#000");
   if (curves.empty()) {
-    text(out, left + width / 2, kTop + height / 2,
-         "no speedup to draw: needs the cpu mode and another mode", "middle", 11);
+    text(out, left + width / 2, kTop + height / 2, "no speedup to draw: needs the cpu mode and another mode",
+         "middle", 11);
     return;
   }
   for (auto& [mode, points] : curves) std::sort(points.begin(), points.end());
@@ -157,9 +160,8 @@ void speedup_panel(std::ostream& out, double left, const BenchRecord& record) {
     std::string label = mode;
     if (const std::optional<double> crossover = crossover_particles(points)) {
       const double x = px(*crossover);
-      out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(py(1.0)) << "\" r=\"6\" fill=\"none\" stroke=\""
-          << colour << "\" stroke-width=\"2\"/>\n";
-      text(out, x, py(1.0) + 18, "crossover ~" + engineering(*crossover), "middle", 10);
+      out << "<circle cx=\"" << number(x) << "\" cy=\"" << number(py(1.0))
+          << "\" r=\"6\" fill=\"none\" stroke=\"" << colour << "\" stroke-width=\"2\"/>\n";
       label += ": crossover ~" + engineering(*crossover) + " particles";
     } else {
       label += points.size() < 2 ? ": one size only" : ": no crossover in this range";
@@ -189,7 +191,8 @@ void write_bench_plot(std::ostream& out, const BenchRecord& record) {
   // Runs grouped by particle count, in the order they ran.
   std::vector<std::vector<const BenchRun*>> groups;
   for (const BenchRun& run : record.runs) {
-    if (groups.empty() || groups.back().front()->fluid_particles != run.fluid_particles) groups.emplace_back();
+    if (groups.empty() || groups.back().front()->fluid_particles != run.fluid_particles)
+      groups.emplace_back();
     groups.back().push_back(&run);
   }
   const double stage_width = kMargin + double(groups.size()) * (kPanelWidth + kMargin);
@@ -198,7 +201,8 @@ void write_bench_plot(std::ostream& out, const BenchRecord& record) {
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << number(total_width) << "\" height=\""
       << number(total_height) << "\" font-family=\"sans-serif\">\n";
   out << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  text(out, 10, 20, "surge bench " + record.scene_name + ": ms per step by stage (left), speedup over cpu (right)",
+  text(out, 10, 20,
+       "surge bench " + record.scene_name + ": ms per step by stage (left), speedup over cpu (right)",
        "start", 14);
   for (std::size_t g = 0; g < groups.size(); ++g)
     stage_panel(out, kMargin + double(g) * (kPanelWidth + kMargin), groups[g]);
@@ -206,8 +210,8 @@ void write_bench_plot(std::ostream& out, const BenchRecord& record) {
   double x = kMargin;
   const double legend_y = kTop + kPanelHeight + 90;
   for (std::size_t s = 0; s < kStageNames.size(); ++s) {
-    out << "<rect x=\"" << number(x) << "\" y=\"" << number(legend_y - 10) << "\" width=\"12\" height=\"12\" fill=\""
-        << kStageColours[s] << "\"/>\n";
+    out << "<rect x=\"" << number(x) << "\" y=\"" << number(legend_y - 10)
+        << "\" width=\"12\" height=\"12\" fill=\"" << kStageColours[s] << "\"/>\n";
     text(out, x + 16, legend_y, kStageNames[s], "start", 11);
     x += 95;
   }

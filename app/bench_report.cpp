@@ -108,7 +108,7 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
           {"bus_bytes_per_step", run.bus_bytes_per_step()},
           {"bus_gb_per_s", run.bus_gb_per_s()},
           {"speedup_over_cpu", run.speedup_over_cpu > 0 ? nlohmann::ordered_json(run.speedup_over_cpu)
-                                                         : nlohmann::ordered_json(nullptr)},
+                                                        : nlohmann::ordered_json(nullptr)},
           {"figures", parameters_json(run.figures)},
           {"parameters", parameters_json(run.parameters)}};
 }
@@ -119,8 +119,8 @@ void print_bench_header(std::ostream& out) {
   out << std::setw(kCountWidth) << "fluid" << std::setw(kCountWidth) << "boundary" << std::setw(kBackendWidth)
       << "backend" << std::setw(kStepWidth) << "ms/step" << std::setw(kRateWidth) << "particle-steps/s";
   for (const char* stage : kStageNames) out << std::setw(kStageWidth) << std::string(stage) + " ms (%)";
-  out << std::setw(kBusWidth) << "bus B/step" << std::setw(kBusWidth) << "bus GB/s" << std::setw(kSpeedupWidth)
-      << "vs cpu" << '\n';
+  out << std::setw(kBusWidth) << "bus B/step" << std::setw(kBusWidth) << "bus GB/s"
+      << std::setw(kSpeedupWidth) << "vs cpu" << '\n';
 }
 
 void print_bench_row(std::ostream& out, const BenchRun& run) {

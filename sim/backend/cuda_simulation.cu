@@ -5,10 +5,10 @@
 // Two lesson switches (GpuStepOptions): particles kept in creation order instead of reordered by cell
 // (docs/lessons/3-memory-order.md), and the force pass split into fluid and wall passes
 // (docs/lessons/4-divergence.md).
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
 #include <chrono>
+#include <cub/device/device_select.cuh>
 
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/index/cell_index_gpu.h"
@@ -68,8 +68,8 @@ class CudaSimulation final : public Simulation {
     index_.build(grid_, position_.data(), n_, options_.index_build, stream_);
     if (options_.reorder) {
       gather_particles<<<blocks_for(n_), kBlock, 0, stream_>>>(
-          index_.d_sorted_order(), n_, position_.data(), velocity_.data(), id_.data(), sorted_position_.data(),
-          sorted_velocity_.data(), sorted_id_.data());
+          index_.d_sorted_order(), n_, position_.data(), velocity_.data(), id_.data(),
+          sorted_position_.data(), sorted_velocity_.data(), sorted_id_.data());
       SURGE_CUDA_CHECK_LAUNCH("gather_particles");
       position_.swap(sorted_position_);
       velocity_.swap(sorted_velocity_);
@@ -153,7 +153,8 @@ class CudaSimulation final : public Simulation {
     const thrust::counting_iterator<std::uint32_t> particles(0);
     std::size_t temp_bytes = 0;
     SURGE_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, temp_bytes, particles, near_wall_.data(),
-                                                near_wall_list_.data(), near_wall_count_.data(), n_, stream_));
+                                                near_wall_list_.data(), near_wall_count_.data(), n_,
+                                                stream_));
     select_storage_.resize(temp_bytes);
     SURGE_CUDA_CHECK(cub::DeviceSelect::Flagged(select_storage_.data(), temp_bytes, particles,
                                                 near_wall_.data(), near_wall_list_.data(),

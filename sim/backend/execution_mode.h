@@ -14,9 +14,8 @@
 namespace surge {
 
 enum class ExecutionMode { cpu, hybrid, hybrid_overlap, gpu };
-inline constexpr std::array<ExecutionMode, 4> kExecutionModes = {ExecutionMode::cpu, ExecutionMode::hybrid,
-                                                                 ExecutionMode::hybrid_overlap,
-                                                                 ExecutionMode::gpu};
+inline constexpr std::array<ExecutionMode, 4> kExecutionModes = {
+    ExecutionMode::cpu, ExecutionMode::hybrid, ExecutionMode::hybrid_overlap, ExecutionMode::gpu};
 
 inline const char* mode_name(ExecutionMode mode) {
   switch (mode) {

@@ -117,12 +117,11 @@ class HybridSimulation final : public Simulation {
         grid_(options.overlap ? grid_with_skin(setup.grid, setup.params.support, skin_) : setup.grid),
         gpu_(gpu),
         options_(options),
-        events_(options.overlap ? std::vector<Stage>{Stage::transfer, Stage::index, Stage::density,
-                                                     Stage::forces, Stage::other, Stage::integration,
-                                                     Stage::transfer}
-                                : std::vector<Stage>{Stage::transfer, Stage::index, Stage::transfer,
-                                                     Stage::index, Stage::density, Stage::forces,
-                                                     Stage::other, Stage::integration},
+        events_(options.overlap
+                    ? std::vector<Stage>{Stage::transfer, Stage::index, Stage::density, Stage::forces,
+                                         Stage::other, Stage::integration, Stage::transfer}
+                    : std::vector<Stage>{Stage::transfer, Stage::index, Stage::transfer, Stage::index,
+                                         Stage::density, Stage::forces, Stage::other, Stage::integration},
                 /*charge_gaps=*/options.overlap) {
     n_ = std::uint32_t(setup.fluid.size());
     SURGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -259,8 +258,8 @@ class HybridSimulation final : public Simulation {
   // Reorders the particles by `order` (device), and with `reference_from` also the skin's reference.
   void gather(const std::uint32_t* d_order, const Vec4f* reference_from) {
     gather_particles<<<blocks_for(n_), kBlock, 0, stream_>>>(d_order, n_, position_.data(), velocity_.data(),
-                                                              id_.data(), sorted_position_.data(),
-                                                              sorted_velocity_.data(), sorted_id_.data());
+                                                             id_.data(), sorted_position_.data(),
+                                                             sorted_velocity_.data(), sorted_id_.data());
     SURGE_CUDA_CHECK_LAUNCH("gather_particles");
     position_.swap(sorted_position_);
     velocity_.swap(sorted_velocity_);
@@ -294,9 +293,9 @@ class HybridSimulation final : public Simulation {
     SURGE_CUDA_CHECK_LAUNCH("choose_time_step");
     events_.mark(first_mark + 3, stream_);
     const bool check = options_.overlap && options_.check_displacement;
-    integrate_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(params_, acceleration_.data(), id_.data(), n_,
-                                                             position_.data(), velocity_.data(), state_.data(),
-                                                             check ? reference_.data() : nullptr);
+    integrate_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
+        params_, acceleration_.data(), id_.data(), n_, position_.data(), velocity_.data(), state_.data(),
+        check ? reference_.data() : nullptr);
     SURGE_CUDA_CHECK_LAUNCH("integrate_kernel");
     advance_clock<<<1, 1, 0, stream_>>>(state_.data());
     SURGE_CUDA_CHECK_LAUNCH("advance_clock");
@@ -408,7 +407,11 @@ class HybridSimulation final : public Simulation {
 
   // Synchronous: positions down, CPU index, index up, reorder, with the present positions as reference.
   void rebuild_now() {
-    if (worker_.valid()) worker_.wait();  // a build from older positions is of no use now
+    // A build from older positions is of no use now: wait for it and drop it.
+    if (worker_.valid()) {
+      worker_.wait();
+      worker_ = std::future<void>();
+    }
     built_ = false;
     uploaded_ = false;
     SURGE_CUDA_CHECK(cudaStreamSynchronize(copy_stream_));  // its upload may still read the pinned index
@@ -490,7 +493,8 @@ class HybridSimulation final : public Simulation {
   }
 
   void enqueue_upload(cudaStream_t stream) {
-    if (upload_done_ == nullptr) SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&upload_done_, cudaEventDisableTiming));
+    if (upload_done_ == nullptr)
+      SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&upload_done_, cudaEventDisableTiming));
     const cudaEvent_t up = transfers_.start(stream);
     SURGE_CUDA_CHECK(cudaMemcpyAsync(order_.data(), worker_index_.sorted_order.data(),
                                      worker_index_.sorted_order.bytes(), cudaMemcpyHostToDevice, stream));

@@ -21,8 +21,8 @@ struct HybridOptions {
   bool overlap = false;  // false: hybrid; true: hybrid-overlap
   // hybrid-overlap: the skin as a fraction of the kernel support (cells are (1 + skin_ratio) supports).
   float skin_ratio = 0.25f;
-  long max_reuse_steps = 50;  // a cap on k, the steps an index is used for
-  long fixed_reuse_steps = 0;  // > 0: use this k whatever the speeds (tests of the displacement check)
+  long max_reuse_steps = 50;       // a cap on k, the steps an index is used for
+  long fixed_reuse_steps = 0;      // > 0: use this k whatever the speeds (tests of the displacement check)
   bool check_displacement = true;  // false only in the test that shows what the check prevents
 };
 

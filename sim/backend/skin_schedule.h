@@ -47,8 +47,8 @@ inline long steps_within(float distance, float speed, float acceleration, float 
 }
 
 // Steps an index is used for before the next one is adopted (k above), at least 1.
-inline long index_reuse_steps(const SphParameters& params, float skin, float max_speed, float max_acceleration,
-                              long max_reuse_steps) {
+inline long index_reuse_steps(const SphParameters& params, float skin, float max_speed,
+                              float max_acceleration, long max_reuse_steps) {
   const long steps_in_skin = steps_within(0.5f * skin, displacement_speed_bound(params, max_speed),
                                           max_acceleration, time_step_bound(params), 2 * max_reuse_steps);
   return std::max(1L, steps_in_skin / 2);

@@ -273,8 +273,7 @@ __global__ void clear_displacement(DeviceStepState* state) {
 // host time the backend charges itself with charge_host().
 class StageEvents {
  public:
-  explicit StageEvents(std::vector<Stage> intervals, bool charge_gaps = false,
-                       Stage gap_stage = Stage::other)
+  explicit StageEvents(std::vector<Stage> intervals, bool charge_gaps = false, Stage gap_stage = Stage::other)
       : intervals_(std::move(intervals)), charge_gaps_(charge_gaps), gap_stage_(gap_stage) {}
   ~StageEvents() {
     for (auto& set : pool_)

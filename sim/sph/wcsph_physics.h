@@ -74,8 +74,9 @@ SURGE_HD ParticleAcceleration start_acceleration(const SphParameters& params) {
 
 // Fluid neighbours j of fluid particle i.
 template <typename Kernel>
-SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                                     const FluidFields& fluid, std::uint32_t i, ParticleAcceleration& out) {
+SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& params,
+                                     const GridGeometry& grid, const FluidFields& fluid, std::uint32_t i,
+                                     ParticleAcceleration& out) {
   const Vec3f x_i = xyz(fluid.index.positions[i]);
   const Vec3f v_i = xyz(fluid.velocity[i]);
   const float rho_i = fluid.density[i];

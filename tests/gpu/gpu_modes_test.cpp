@@ -62,7 +62,8 @@ TEST(GpuModes, EveryModeComputesWhatTheCpuComputes) {
   const auto reference = by_id(*cpu);
   double travelled = 0;
   for (std::size_t i = 0; i < reference.size(); ++i)
-    travelled = std::max(travelled, std::sqrt(double(length_squared(xyz(reference[i]) - xyz(setup.fluid.position[i])))));
+    travelled = std::max(travelled,
+                         std::sqrt(double(length_squared(xyz(reference[i]) - xyz(setup.fluid.position[i])))));
 
   const std::vector<ModeCase> cases = {
       {"hybrid", ExecutionMode::hybrid, {}},
@@ -80,11 +81,12 @@ TEST(GpuModes, EveryModeComputesWhatTheCpuComputes) {
     EXPECT_EQ(status.step, 100) << c.label;
     EXPECT_NEAR(status.time_s, cpu_status.time_s, 1e-5 * cpu_status.time_s) << c.label;
     const double largest = largest_difference(reference, by_id(*simulation));
-    std::printf("%-28s largest position difference from cpu after 100 steps: %.3e m = %.3e spacings\n", c.label,
-                largest, largest / setup.params.spacing);
+    std::printf("%-28s largest position difference from cpu after 100 steps: %.3e m = %.3e spacings\n",
+                c.label, largest, largest / setup.params.spacing);
     EXPECT_LT(largest, 1e-3 * setup.params.spacing) << c.label;
   }
-  EXPECT_GT(travelled, 1e-2 * setup.params.spacing) << "the particles moved, so the comparison means something";
+  EXPECT_GT(travelled, 1e-2 * setup.params.spacing)
+      << "the particles moved, so the comparison means something";
 }
 
 TEST(GpuModes, HybridMovesPositionsDownAndTheIndexUpEveryStep) {
@@ -116,8 +118,8 @@ TEST(GpuModes, HybridMovesPositionsDownAndTheIndexUpEveryStep) {
 
 TEST(GpuModes, GpuModeMovesNothingWhileStepping) {
   const SphSetup setup = dam_break(20000);
-  for (const SimulationOptions& options :
-       {SimulationOptions{}, SimulationOptions{.reorder = false}, SimulationOptions{.force_pass = ForcePass::split}}) {
+  for (const SimulationOptions& options : {SimulationOptions{}, SimulationOptions{.reorder = false},
+                                           SimulationOptions{.force_pass = ForcePass::split}}) {
     auto gpu = make_wcsph_simulation(setup, ExecutionMode::gpu, options);
     gpu->ledger().clear();
     for (int s = 0; s < 20; ++s) gpu->step();
@@ -138,8 +140,9 @@ TEST(GpuModes, OverlapMovesAnIndexEveryKStepsAndOneStatusPerStep) {
   const double downloads = figure(*overlap, "position_downloads") - downloads_before;
   const double uploads = figure(*overlap, "index_uploads") - uploads_before;
   const std::size_t n = overlap->fluid_count(), cells = std::size_t(figure(*overlap, "cells")) + 1;
-  std::printf("hybrid-overlap, %d steps: %g position downloads, %g index uploads, k = %g, %g early rebuilds\n", steps,
-              downloads, uploads, figure(*overlap, "reuse_steps"), figure(*overlap, "early_rebuilds"));
+  std::printf(
+      "hybrid-overlap, %d steps: %g position downloads, %g index uploads, k = %g, %g early rebuilds\n", steps,
+      downloads, uploads, figure(*overlap, "reuse_steps"), figure(*overlap, "early_rebuilds"));
   EXPECT_GE(downloads, 1);
   EXPECT_LT(downloads, steps / 2) << "the index is reused for several steps";
   for (const auto& [key, entry] : overlap->ledger().entries()) {
@@ -173,13 +176,15 @@ TEST(GpuModes, TooSmallASkinIsCaughtAndRebuiltEarly) {
   auto unchecked = make_hybrid_simulation(setup, too_small);
   for (int s = 0; s < steps; ++s) unchecked->step();
   const double unchecked_difference = largest_difference(reference, by_id(*unchecked));
-  std::printf("skin 0.02 support, k = 200: %g early rebuilds; difference from cpu %.3e m with the check, %.3e m "
-              "without\n",
-              early, checked_difference, unchecked_difference);
+  std::printf(
+      "skin 0.02 support, k = 200: %g early rebuilds; difference from cpu %.3e m with the check, %.3e m "
+      "without\n",
+      early, checked_difference, unchecked_difference);
   EXPECT_GT(early, 0) << "the displacement check fired";
   EXPECT_EQ(checked->status().step, steps);
   EXPECT_LT(checked_difference, 1e-3 * setup.params.spacing);
-  EXPECT_FALSE(unchecked_difference < 1e-3 * setup.params.spacing) << "without the check, neighbours are missed";
+  EXPECT_FALSE(unchecked_difference < 1e-3 * setup.params.spacing)
+      << "without the check, neighbours are missed";
 }
 
 TEST(GpuModes, LiveSwitchBetweenModesContinuesTheRun) {

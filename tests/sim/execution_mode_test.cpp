@@ -68,7 +68,8 @@ TEST(ExecutionMode, SwitchingModeContinuesTheSameRun) {
     EXPECT_EQ(pa[i].x, pb[i].x);
     EXPECT_EQ(pa[i].y, pb[i].y);
     EXPECT_EQ(pa[i].z, pb[i].z);
-    travelled = std::max(travelled, double(std::sqrt(length_squared(xyz(pa[i]) - xyz(setup.fluid.position[i])))));
+    travelled =
+        std::max(travelled, double(std::sqrt(length_squared(xyz(pa[i]) - xyz(setup.fluid.position[i])))));
   }
   EXPECT_GT(travelled, 1e-5) << "the particles moved, so equality means something";
 }

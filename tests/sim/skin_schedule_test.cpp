@@ -95,8 +95,8 @@ TEST(SkinSchedule, SkinGridCoversTheSameBox) {
 // Neighbours (within `support`) of a sample of particles at positions `now`, searched through an index
 // built from `then` on `grid`, compared with brute force over `now`. Returns the number missed; extra
 // ones cannot occur, since the distance test uses the present positions.
-long missed_neighbours(const GridGeometry& grid, const std::vector<Vec4f>& then, const std::vector<Vec4f>& now,
-                       float support, long* found_total) {
+long missed_neighbours(const GridGeometry& grid, const std::vector<Vec4f>& then,
+                       const std::vector<Vec4f>& now, float support, long* found_total) {
   CpuCellIndex index;
   index.build(grid, then);
   const auto& order = index.sorted_order();

@@ -180,11 +180,13 @@ TEST(GpuModes, TooSmallASkinIsCaughtAndRebuiltEarly) {
       "skin 0.02 support, k = 200: %g early rebuilds; difference from cpu %.3e m with the check, %.3e m "
       "without\n",
       early, checked_difference, unchecked_difference);
+  // Four times the steps of the equivalence test above, so rounding differences (a different neighbour
+  // order) have had longer to grow: 1e-2 spacing, still far below what lost neighbours do.
+  const double tolerance = 1e-2 * setup.params.spacing;
   EXPECT_GT(early, 0) << "the displacement check fired";
   EXPECT_EQ(checked->status().step, steps);
-  EXPECT_LT(checked_difference, 1e-3 * setup.params.spacing);
-  EXPECT_FALSE(unchecked_difference < 1e-3 * setup.params.spacing)
-      << "without the check, neighbours are missed";
+  EXPECT_LT(checked_difference, tolerance);
+  EXPECT_FALSE(unchecked_difference < tolerance) << "without the check, neighbours are missed";
 }
 
 TEST(GpuModes, LiveSwitchBetweenModesContinuesTheRun) {

@@ -518,6 +518,20 @@ TEST_F(Cli, ModeOptionsRejectBadInput) {
   EXPECT_FALSE(fs::exists(dir_ / "bench.png"));
 }
 
+TEST_F(Cli, EveryLessonSceneRuns) {
+  // At a small particle count: the lesson scenes load, fill their tanks and step stably.
+  int scenes = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(SURGE_SOURCE_DIR) / "scenes" / "lessons")) {
+    if (entry.path().extension() != ".toml") continue;
+    ++scenes;
+    const Result r = surge(
+        {"run", entry.path().string(), "--mode", "cpu", "--particles", "2000", "--steps", "3", "--quiet"});
+    EXPECT_EQ(r.exit_code, 0) << entry.path() << ": " << r.err;
+    EXPECT_TRUE(contains(r.out, "summary: lesson")) << entry.path();
+  }
+  EXPECT_EQ(scenes, 5) << "one scene per lesson";
+}
+
 TEST_F(Cli, BenchHelpListsTheLessonSwitches) {
   const Result r = surge({"bench", "--help"});
   EXPECT_EQ(r.exit_code, 0);

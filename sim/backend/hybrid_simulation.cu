@@ -127,6 +127,7 @@ class HybridSimulation final : public Simulation {
     SURGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     SURGE_CUDA_CHECK(cudaStreamCreateWithFlags(&copy_stream_, cudaStreamNonBlocking));
     SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&snapshot_ready_, cudaEventDisableTiming));
+    SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&positions_downloaded_, cudaEventDisableTiming));
     copy_to_device(position_, setup.fluid.position, ledger_, "initial fluid particles");
     copy_to_device(velocity_, setup.fluid.velocity, ledger_, "initial fluid particles");
     copy_to_device(id_, setup.fluid.id, ledger_, "initial fluid particles");
@@ -163,6 +164,7 @@ class HybridSimulation final : public Simulation {
     cudaStreamSynchronize(stream_);
     cudaStreamSynchronize(copy_stream_);
     cudaEventDestroy(snapshot_ready_);
+    cudaEventDestroy(positions_downloaded_);
     if (upload_done_) cudaEventDestroy(upload_done_);
     cudaStreamDestroy(copy_stream_);
     cudaStreamDestroy(stream_);
@@ -458,8 +460,10 @@ class HybridSimulation final : public Simulation {
     const cudaEvent_t down = transfers_.start(copy_stream_);
     SURGE_CUDA_CHECK(cudaMemcpyAsync(pinned_positions_.data(), snapshot_.data(), snapshot_.bytes(),
                                      cudaMemcpyDeviceToHost, copy_stream_));
-    const cudaEvent_t downloaded = transfers_.stop(down, copy_stream_, CopyDirection::device_to_host,
-                                                   snapshot_.bytes(), kPositionsReason);
+    transfers_.stop(down, copy_stream_, CopyDirection::device_to_host, snapshot_.bytes(), kPositionsReason);
+    // The worker's own event: the ledger's events are recycled once their copy is entered.
+    SURGE_CUDA_CHECK(cudaEventRecord(positions_downloaded_, copy_stream_));
+    const cudaEvent_t downloaded = positions_downloaded_;
     ++position_downloads_;
     built_ = false;
     worker_ = std::async(std::launch::async, [this, downloaded] {
@@ -513,7 +517,7 @@ class HybridSimulation final : public Simulation {
   HybridOptions options_;
   std::uint32_t n_ = 0;
   cudaStream_t stream_ = nullptr, copy_stream_ = nullptr;
-  cudaEvent_t snapshot_ready_ = nullptr, upload_done_ = nullptr;
+  cudaEvent_t snapshot_ready_ = nullptr, positions_downloaded_ = nullptr, upload_done_ = nullptr;
   DeviceBuffer<Vec4f> position_, velocity_, sorted_position_, sorted_velocity_;
   DeviceBuffer<std::uint32_t> id_, sorted_id_;
   DeviceBuffer<std::uint32_t> order_, cell_start_, next_cell_start_;

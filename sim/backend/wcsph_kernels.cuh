@@ -120,19 +120,17 @@ __global__ void density_kernel(Kernel kernel, SphParameters params, GridGeometry
 }
 
 // This step's maxima of |a|^2 (with the particle id) and |v|^2, reduced per block, then by atomics.
-__device__ void reduce_step_maxima(const ParticleAcceleration* a, const Vec4f* velocity, std::uint32_t id,
-                                   DeviceStepState* state) {
+// Every thread of the block calls it; those without a particle pass zeros.
+__device__ __forceinline__ void reduce_step_maxima(float acceleration2, float speed2, std::uint32_t id,
+                                                   DeviceStepState* state) {
   using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
   __shared__ typename Reduce::TempStorage reduce_storage;
   __shared__ unsigned int block_max_speed2;
   if (threadIdx.x == 0) block_max_speed2 = 0u;
   __syncthreads();
-  unsigned long long acceleration2_and_id = 0ull;
-  if (a != nullptr) {
-    const float a2 = length_squared(a->acceleration);
-    acceleration2_and_id = (static_cast<unsigned long long>(__float_as_uint(a2)) << 32) | id;
-    atomicMax(&block_max_speed2, __float_as_uint(length_squared(xyz(*velocity))));
-  }
+  const unsigned long long acceleration2_and_id =
+      (static_cast<unsigned long long>(__float_as_uint(acceleration2)) << 32) | id;
+  if (speed2 > 0.0f) atomicMax(&block_max_speed2, __float_as_uint(speed2));
   const unsigned long long block_max = Reduce(reduce_storage).Reduce(acceleration2_and_id, cuda::maximum<>{});
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -150,12 +148,16 @@ __global__ void __launch_bounds__(kBlock)
                         ParticleAcceleration* __restrict__ out /* out */,
                         DeviceStepState* state /* in, out: maxima */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  ParticleAcceleration a;
+  float acceleration2 = 0.0f, speed2 = 0.0f;
+  std::uint32_t particle_id = 0u;
   if (i < n) {
-    a = compute_acceleration(kernel, params, grid, fluid, boundary, i);
+    const ParticleAcceleration a = compute_acceleration(kernel, params, grid, fluid, boundary, i);
     out[i] = a;
+    acceleration2 = length_squared(a.acceleration);
+    speed2 = length_squared(xyz(fluid.velocity[i]));
+    particle_id = id[i];
   }
-  reduce_step_maxima(i < n ? &a : nullptr, i < n ? &fluid.velocity[i] : nullptr, i < n ? id[i] : 0u, state);
+  reduce_step_maxima(acceleration2, speed2, particle_id, state);
 }
 
 // Split force pass, 1 of 3: the fluid loop for every particle (uniform work across a warp), and a flag
@@ -204,13 +206,17 @@ __global__ void __launch_bounds__(kBlock)
                                ParticleAcceleration* __restrict__ out /* in, out */,
                                DeviceStepState* state /* in, out: maxima */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  ParticleAcceleration a;
+  float acceleration2 = 0.0f, speed2 = 0.0f;
+  std::uint32_t particle_id = 0u;
   if (i < n) {
-    a = out[i];
+    ParticleAcceleration a = out[i];
     finish_acceleration(params, a);
     out[i] = a;
+    acceleration2 = length_squared(a.acceleration);
+    speed2 = length_squared(xyz(velocity[i]));
+    particle_id = id[i];
   }
-  reduce_step_maxima(i < n ? &a : nullptr, i < n ? &velocity[i] : nullptr, i < n ? id[i] : 0u, state);
+  reduce_step_maxima(acceleration2, speed2, particle_id, state);
 }
 
 // One thread: the next time step from this step's maxima; then the maxima are cleared for the next step.

@@ -38,4 +38,14 @@ std::string backend_line(const BackendChoice& choice);
 // particles do not fit in device memory; the latter names the scene key (or --particles) to change.
 BackendChoice choose_backend(BackendRequest request, const Scene& scene, const SimulationOptions& options);
 
+// The same for an execution mode (`--mode`): cpu is --backend cpu, gpu is --backend gpu; the hybrid modes
+// need a GPU too. `kind` is the mode's name.
+BackendChoice choose_mode(ExecutionMode mode, const Scene& scene, const SimulationOptions& options);
+
+// "cpu (2 threads)", "CPU index + gpu (NVIDIA H200, ...)": what runs a mode here. Needs no simulation.
+std::string describe_mode(ExecutionMode mode);
+
+// The names --mode accepts, in the order benchmarks run them.
+std::vector<std::string> mode_names();
+
 }  // namespace surge::app

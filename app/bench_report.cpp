@@ -17,7 +17,9 @@ namespace surge::app {
 namespace {
 
 constexpr int kCountWidth = 12;
-constexpr int kBackendWidth = 9;
+constexpr int kBackendWidth = 16;
+constexpr int kBusWidth = 14;
+constexpr int kSpeedupWidth = 9;
 constexpr int kStepWidth = 10;
 constexpr int kRateWidth = 18;
 constexpr int kStageWidth = 20;
@@ -103,6 +105,11 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
           {"ms_per_step", run.ms_per_step()},
           {"particle_steps_per_s", run.particle_steps_per_s()},
           {"stages", stages},
+          {"bus_bytes_per_step", run.bus_bytes_per_step()},
+          {"bus_gb_per_s", run.bus_gb_per_s()},
+          {"speedup_over_cpu", run.speedup_over_cpu > 0 ? nlohmann::ordered_json(run.speedup_over_cpu)
+                                                        : nlohmann::ordered_json(nullptr)},
+          {"figures", parameters_json(run.figures)},
           {"parameters", parameters_json(run.parameters)}};
 }
 
@@ -112,7 +119,8 @@ void print_bench_header(std::ostream& out) {
   out << std::setw(kCountWidth) << "fluid" << std::setw(kCountWidth) << "boundary" << std::setw(kBackendWidth)
       << "backend" << std::setw(kStepWidth) << "ms/step" << std::setw(kRateWidth) << "particle-steps/s";
   for (const char* stage : kStageNames) out << std::setw(kStageWidth) << std::string(stage) + " ms (%)";
-  out << '\n';
+  out << std::setw(kBusWidth) << "bus B/step" << std::setw(kBusWidth) << "bus GB/s"
+      << std::setw(kSpeedupWidth) << "vs cpu" << '\n';
 }
 
 void print_bench_row(std::ostream& out, const BenchRun& run) {
@@ -124,6 +132,10 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
     out << std::setw(kStageWidth)
         << fixed(stage.ms_per_step, 3) + " (" + fixed(100.0 * stage.share, 1) + "%)";
   }
+  out << std::setw(kBusWidth) << with_thousands(std::int64_t(run.bus_bytes_per_step() + 0.5))
+      << std::setw(kBusWidth) << (run.bus_ms > 0 ? fixed(run.bus_gb_per_s(), 2) : std::string("-"))
+      << std::setw(kSpeedupWidth)
+      << (run.speedup_over_cpu > 0 ? fixed(run.speedup_over_cpu, 2) + "x" : std::string("-"));
   out << '\n' << std::flush;
 }
 

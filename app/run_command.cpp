@@ -60,9 +60,20 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   run->add_option("scene", options.scene_path, "Scene file (TOML), e.g. scenes/dam_break.toml")
       ->required()
       ->type_name("SCENE.toml");
-  run->add_option("--backend", options.backend,
-                  "Where to step: cpu, gpu, or auto (the GPU when there is one)")
-      ->check(CLI::IsMember(kBackendNames))
+  CLI::Option* backend = run->add_option("--backend", options.backend,
+                                         "Where to step: cpu, gpu, or auto (the GPU when there is one)")
+                             ->check(CLI::IsMember(kBackendNames))
+                             ->capture_default_str();
+  run->add_option(
+         "--mode", options.mode,
+         "Execution mode: cpu, hybrid (CPU index, GPU physics), hybrid-overlap (the same, overlapped) "
+         "or gpu; --mode cpu and gpu are --backend cpu and gpu (docs/lessons/)")
+      ->check(CLI::IsMember(mode_names()))
+      ->excludes(backend);
+  run->add_option(
+         "--skin", options.skin,
+         "hybrid-overlap: index skin as a fraction of the kernel support (cells of 1 + SKIN supports)")
+      ->check(CLI::Range(0.01, 2.0))
       ->capture_default_str();
   run->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
       ->check(CLI::IsMember(kSolverNames));
@@ -92,8 +103,11 @@ int run_scene(const RunOptions& options) {
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
   const RunPlan plan = plan_run(options, scene);
-  BackendChoice backend = choose_backend(parse_backend_request(options.backend), scene,
-                                         SimulationOptions{.particles_override = options.particles});
+  const SimulationOptions simulation_options{.particles_override = options.particles,
+                                             .skin_ratio = options.skin};
+  BackendChoice backend =
+      options.mode.empty() ? choose_backend(parse_backend_request(options.backend), scene, simulation_options)
+                           : choose_mode(*parse_mode(options.mode), scene, simulation_options);
   std::cout << backend_line(backend) << '\n' << std::flush;
   Simulation& simulation = *backend.simulation;
 

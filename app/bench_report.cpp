@@ -136,7 +136,18 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
       << std::setw(kBusWidth) << (run.bus_ms > 0 ? fixed(run.bus_gb_per_s(), 2) : std::string("-"))
       << std::setw(kSpeedupWidth)
       << (run.speedup_over_cpu > 0 ? fixed(run.speedup_over_cpu, 2) + "x" : std::string("-"));
-  out << '\n' << std::flush;
+  out << '\n';
+  // Iterative solvers: their per-step means over the timed steps (iterations, error reached), one line.
+  std::string means;
+  for (const NamedValue& f : run.figures) {
+    const std::string& name = f.name;
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, "_mean") == 0)
+      means += "  " + name.substr(0, name.size() - 5) + " " + significant(std::get<double>(f.value), 4);
+  }
+  if (!means.empty())
+    out << std::setw(kCountWidth) << ""
+        << "  per step:" << means << '\n';
+  out << std::flush;
 }
 
 nlohmann::ordered_json bench_json(const BenchRecord& record) {

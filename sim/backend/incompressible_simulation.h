@@ -44,15 +44,20 @@ class IncompressibleSimulation final : public Simulation {
 
   void step() override {
     const SphParameters& p = solver_.fluid().params;
+    const long before = solver_.fluid().status.step;
     with_kernel(p.kernel, p.support, [&](const auto& kernel) {
       solver_.step(kernel);
       return 0;
     });
+    if (solver_.fluid().status.step > before) tally_.add(describe_figures(solver_.figures()));
   }
   StepStatus status() override { return solver_.fluid().status; }
   void download(ParticleFrame& frame) override { solver_.fluid().download(frame); }
   StageTimes stage_times() override { return exec_.stage_times(); }
-  void reset_timers() override { exec_.reset_timers(); }
+  void reset_timers() override {
+    exec_.reset_timers();
+    tally_ = {};
+  }
   std::vector<NamedValue> parameters() const override {
     std::vector<NamedValue> all;
     for (NamedValue& value : describe_parameters(solver_.fluid().params)) {
@@ -65,7 +70,15 @@ class IncompressibleSimulation final : public Simulation {
     for (NamedValue& value : describe_parameters(solver_.settings())) all.push_back(std::move(value));
     return all;
   }
-  std::vector<NamedValue> step_figures() override { return describe_figures(solver_.figures()); }
+  // The last step's figures, then their mean and largest value over the steps since reset_timers().
+  std::vector<NamedValue> step_figures() override {
+    std::vector<NamedValue> all = describe_figures(solver_.figures());
+    for (std::size_t k = 0; k < tally_.names.size(); ++k) {
+      all.push_back({tally_.names[k] + "_mean", tally_.sums[k] / double(tally_.steps)});
+      all.push_back({tally_.names[k] + "_max", tally_.maxima[k]});
+    }
+    return all;
+  }
 
  private:
   template <typename Figures>
@@ -80,8 +93,28 @@ class IncompressibleSimulation final : public Simulation {
     }
   }
 
+  struct Tally {
+    std::vector<std::string> names;
+    std::vector<double> sums, maxima;
+    long steps = 0;
+    void add(const std::vector<NamedValue>& figures) {
+      if (names.empty()) {
+        for (const NamedValue& f : figures) names.push_back(f.name);
+        sums.assign(names.size(), 0.0);
+        maxima.assign(names.size(), 0.0);
+      }
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        const double value = std::get<double>(figures[k].value);
+        sums[k] += value;
+        maxima[k] = std::max(maxima[k], value);
+      }
+      ++steps;
+    }
+  };
+
   Exec exec_;
   Solver<Exec> solver_;
+  Tally tally_;
   std::size_t boundary_count_;
 };
 

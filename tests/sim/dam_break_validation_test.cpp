@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "sim/scene/scene.h"
 #include "sim/validation/dam_break_metrics.h"
 #include "sim/validation/free_surface_probe.h"
 #include "sim/validation/reference_data.h"
@@ -62,6 +63,24 @@ TEST(ReferenceData, BadFilesNameFileAndLine) {
   EXPECT_THROW(table.curve("T", "missing"), std::runtime_error);
   std::filesystem::remove(path);
   EXPECT_THROW(read_reference_table(path), std::runtime_error);
+}
+
+// ---- The slab scene
+
+TEST(DamBreakSlabScene, IsMartinMoyceColumnInAClosedThinTank) {
+  const Scene scene =
+      load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / "validation" / "dam_break_slab.toml");
+  ASSERT_EQ(scene.blocks.size(), 1u);
+  const FluidBlock& column = scene.blocks.front();
+  const double a = column.max.x - column.min.x, height = column.max.z - column.min.z;
+  EXPECT_NEAR(a, 0.05715, 1e-6) << "2.25 in";
+  EXPECT_NEAR(height, 2 * a, 1e-6);
+  EXPECT_EQ(column.min.x, scene.domain_min.x) << "against the back wall";
+  EXPECT_EQ(column.min.z, scene.domain_min.z) << "on the floor";
+  EXPECT_GE(scene.domain_max.x - scene.domain_min.x, 4.5 * a)
+      << "the front must reach Z = 4 before the far wall";
+  for (bool wall : scene.walls) EXPECT_TRUE(wall) << "closed tank, walls front and back of the slab";
+  EXPECT_NEAR(scene.domain_max.y - scene.domain_min.y, 4 * scene.spacing, 1e-6) << "four particles deep";
 }
 
 // ---- Probe

@@ -80,7 +80,7 @@ struct Column {
 };
 
 // Reads the column from the scene's first fluid block and sets the resolution and slab depth.
-Column prepare_slab(Scene& scene, const ValidateOptions& options) {
+Column prepare_slab(Scene& scene, const ValidateOptions& options, int depth_particles) {
   if (scene.blocks.empty() || scene.blocks.front().shape != FluidBlock::Shape::box)
     throw InputError(scene.path.string() +
                      ": the validation scene needs a box-shaped water column as its first "
@@ -106,7 +106,7 @@ Column prepare_slab(Scene& scene, const ValidateOptions& options) {
   column.height_time_scale = std::sqrt(column.gravity / column.width_m);
 
   const float spacing = float(column.width_m / options.resolution);
-  const float depth = float(options.depth) * spacing;
+  const float depth = float(depth_particles) * spacing;
   scene.solver = options.solver;
   scene.spacing = spacing;
   scene.target_particles = 0;
@@ -339,21 +339,21 @@ nlohmann::ordered_json comparison_json(const CurveComparison& c) {
           {"max_absolute_error", c.max_absolute_error}};
 }
 
-std::string plot_note(const ValidateOptions& options, const Simulation& simulation) {
+std::string plot_note(const ValidateOptions& options, int depth, const Simulation& simulation) {
   return "surge validate dam-break --solver " + options.solver + " --resolution " +
-         std::to_string(options.resolution) + " --depth " + std::to_string(options.depth) + "  |  " +
+         std::to_string(options.resolution) + " --depth " + std::to_string(depth) + "  |  " +
          std::to_string(simulation.fluid_count()) + " fluid particles, " + simulation.backend_name() +
          "  |  commit " + SURGE_GIT_COMMIT;
 }
 
-plot::Figure make_figure(const Metrics& m, const References& refs, const ValidateOptions& options,
+plot::Figure make_figure(const Metrics& m, const References& refs, const ValidateOptions& options, int depth,
                          const Simulation& simulation, double end_T, double end_tau) {
   plot::Figure figure;
   figure.width = 1400;
   figure.height = 600;
   figure.title = "Dam break (H = 2a): Surge " + options.solver + ", " + std::to_string(options.resolution) +
                  " particles across a";
-  figure.note = plot_note(options, simulation);
+  figure.note = plot_note(options, depth, simulation);
 
   plot::Axes& front = figure.panels.emplace_back();
   front.title = "Surge front";
@@ -446,6 +446,10 @@ void print_results(std::ostream& out, const Metrics& m) {
 
 }  // namespace
 
+int slab_depth_for(int resolution) {
+  return std::max(4, int(std::lround(0.4 * resolution)));
+}
+
 CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options) {
   CLI::App* validate =
       parent.add_subcommand("validate", "Compare a solver with experiments (docs/validation.md)");
@@ -458,9 +462,9 @@ CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options) {
   dam->add_option("--resolution", options.resolution, "Particles across the column width a")
       ->check(CLI::Range(kMinResolution, kMaxResolution))
       ->capture_default_str();
-  dam->add_option("--depth", options.depth, "Particles across the slab (walls front and back)")
-      ->check(CLI::Range(1, 16))
-      ->capture_default_str();
+  dam->add_option("--depth", options.depth,
+                  "Particles across the slab, walls front and back (default: 0.4 a, at least 4)")
+      ->check(CLI::Range(1, kMaxResolution));
   dam->add_option("--backend", options.backend,
                   "Where to step: cpu, gpu, or auto (the GPU when there is one)")
       ->check(CLI::IsMember(kBackendNames))
@@ -502,7 +506,8 @@ int run_validate_dam_break(const ValidateOptions& options) {
           : options.out_dir;
   // Everything that can be bad input is checked before the run: scene, data, solver, backend.
   Scene scene = load_scene(scene_path);
-  const Column column = prepare_slab(scene, options);
+  const int depth = options.depth > 0 ? options.depth : slab_depth_for(options.resolution);
+  const Column column = prepare_slab(scene, options, depth);
   References refs;
   try {
     refs = load_references(data_dir);
@@ -522,9 +527,8 @@ int run_validate_dam_break(const ValidateOptions& options) {
   const double spacing = double(scene.spacing);
   std::cout << backend_line(backend) << '\n'
             << "dam break: solver " << options.solver << ", a = " << column.width_m << " m, "
-            << options.resolution << " particles across a, " << options.depth
-            << " deep: " << simulation.fluid_count() << " fluid + " << simulation.boundary_count()
-            << " wall particles\n"
+            << options.resolution << " particles across a, " << depth << " deep: " << simulation.fluid_count()
+            << " fluid + " << simulation.boundary_count() << " wall particles\n"
             << std::flush;
 
   const double end_T = std::max(kFrontRunUntilT, refs.front_mm.x.back() + options.max_shift);
@@ -551,7 +555,7 @@ int run_validate_dam_break(const ValidateOptions& options) {
   write_front_csv(out_dir / "front.csv", record, column);
   write_height_csv(out_dir / "height.csv", record, column);
   write_comparison_csv(out_dir / "comparison.csv", metrics);
-  const plot::Figure figure = make_figure(metrics, refs, options, simulation, end_T, 8.0);
+  const plot::Figure figure = make_figure(metrics, refs, options, depth, simulation, end_T, 8.0);
   const std::string svg = plot::render_svg(figure);
   write_file_atomically(out_dir / "dam_break.svg", [&](std::ostream& out) { out << svg; });
   const RasterResult png = rasterize_svg(out_dir / "dam_break.svg", out_dir / "dam_break.png", figure.width);
@@ -562,7 +566,7 @@ int run_validate_dam_break(const ValidateOptions& options) {
   summary["pass"] = metrics.pass();
   summary["solver"] = options.solver;
   summary["resolution"] = options.resolution;
-  summary["depth_particles"] = options.depth;
+  summary["depth_particles"] = depth;
   summary["column_width_m"] = column.width_m;
   summary["column_height_m"] = column.height_m;
   summary["spacing_m"] = spacing;

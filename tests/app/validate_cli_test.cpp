@@ -193,10 +193,10 @@ TEST_F(ValidateCli, MissingReferenceDataIsBadInput) {
 TEST_F(ValidateCli, SceneWhoseColumnIsNotTwiceAsHighAsWideIsBadInput) {
   std::string scene =
       read_text_file(fs::path(SURGE_SOURCE_DIR) / "scenes" / "validation" / "dam_break_slab.toml");
-  const std::string column = "max = [0.05715, 0.01143, 0.1143]";
+  const std::string column = "max = [0.05715, 0.02286, 0.1143]";
   const std::size_t at = scene.find(column);
   ASSERT_NE(at, std::string::npos);
-  scene.replace(at, column.size(), "max = [0.05715, 0.01143, 0.2]");
+  scene.replace(at, column.size(), "max = [0.05715, 0.02286, 0.2]");
   std::ofstream(dir_ / "square.toml") << scene;
   const SurgeResult r =
       surge({"validate", "dam-break", "--scene", "square.toml", "--resolution", "6", "--out", "val"});

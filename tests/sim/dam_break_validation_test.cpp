@@ -80,7 +80,7 @@ TEST(DamBreakSlabScene, IsMartinMoyceColumnInAClosedThinTank) {
   EXPECT_GE(scene.domain_max.x - scene.domain_min.x, 4.5 * a)
       << "the front must reach Z = 4 before the far wall";
   for (bool wall : scene.walls) EXPECT_TRUE(wall) << "closed tank, walls front and back of the slab";
-  EXPECT_NEAR(scene.domain_max.y - scene.domain_min.y, 4 * scene.spacing, 1e-6) << "four particles deep";
+  EXPECT_NEAR(scene.domain_max.y - scene.domain_min.y, 8 * scene.spacing, 1e-6) << "0.4 a deep";
 }
 
 // ---- Probe

@@ -41,9 +41,9 @@ constexpr double kSpeedWindowT = 0.5;    // front speed = least-squares slope ov
 // Two particles closer than 1.5 spacings are in one group: particles in the sheet sit about one spacing
 // apart, so the link holds through a sheet stretched by half, but a drop with a gap of half a spacing to the
 // sheet is spray. The height band is two particle columns wide at the back wall.
-// A group with fewer than 2 % of the particles is spray: at 10 particles across a (600 particles) that is a
-// drop of 12, at 50 (15,000) one of 300, while a torn-off piece of the surge sheet or the water left at the
-// back wall holds more.
+// A group with less than 2 % of the water is spray. The rule is a fraction of the water, not a particle
+// count, so the same chunk of water is spray or not at every resolution (16 particles at 10 across a,
+// 2,000 at 50); a torn-off piece of the surge sheet or the water left at the back wall holds more.
 constexpr double kLinkSpacings = 1.5;
 constexpr double kBandSpacings = 2.0;
 constexpr double kMinBodyFraction = 0.02;

@@ -463,7 +463,7 @@ CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options) {
       ->check(CLI::Range(kMinResolution, kMaxResolution))
       ->capture_default_str();
   dam->add_option("--depth", options.depth,
-                  "Particles across the slab, walls front and back (default: 0.4 a, at least 4)")
+                  "Particles across the slab, walls front and back (default: 0.4 x resolution, at least 4)")
       ->check(CLI::Range(1, kMaxResolution));
   dam->add_option("--backend", options.backend,
                   "Where to step: cpu, gpu, or auto (the GPU when there is one)")

@@ -37,16 +37,12 @@ class DisjointSets {
   std::vector<std::uint32_t> size_;
 };
 
-struct CellKey {
-  long x, y, z;
-  bool operator==(const CellKey&) const = default;
-};
-struct CellKeyHash {
-  std::size_t operator()(const CellKey& k) const {
-    // Large odd multipliers spread neighbouring cells over the table (Teschner et al. 2003 style hash).
-    return std::size_t(k.x) * 73856093u ^ std::size_t(k.y) * 19349663u ^ std::size_t(k.z) * 83492791u;
-  }
-};
+// Cell coordinates packed into one 64-bit key, 21 bits per axis, counted from the lowest cell present.
+std::uint64_t pack_cell(std::int64_t x, std::int64_t y, std::int64_t z) {
+  return std::uint64_t(x) << 42 | std::uint64_t(y) << 21 | std::uint64_t(z);
+}
+constexpr std::uint32_t kNoLabel = 0xFFFFFFFFu;
+constexpr std::int64_t kMaxCellsPerAxis = (std::int64_t(1) << 21) - 2;
 
 }  // namespace
 
@@ -54,37 +50,73 @@ std::vector<std::uint32_t> label_connected_groups(const std::vector<Vec4f>& posi
   if (!(link_distance > 0.0f))
     throw std::invalid_argument("label_connected_groups: link distance must be > 0");
   const std::size_t n = positions.size();
-  const double cell = link_distance;
-  const auto key_of = [&](const Vec4f& p) {
-    return CellKey{long(std::floor(p.x / cell)), long(std::floor(p.y / cell)), long(std::floor(p.z / cell))};
-  };
-  std::unordered_map<CellKey, std::vector<std::uint32_t>, CellKeyHash> cells;
-  for (std::size_t i = 0; i < n; ++i) cells[key_of(positions[i])].push_back(std::uint32_t(i));
-
   DisjointSets sets(n);
+  if (n == 0) return {};
+
+  // Cells one link wide, so linked particles are in the same or a neighbouring cell. Particles are sorted by
+  // cell; each occupied cell is then visited once and paired with itself and the 13 neighbours "after" it
+  // (half of the 26), so every pair of cells is looked at once.
+  const double cell = link_distance;
+  double lo[3] = {INFINITY, INFINITY, INFINITY};
+  for (const Vec4f& p : positions) {
+    lo[0] = std::min(lo[0], double(p.x));
+    lo[1] = std::min(lo[1], double(p.y));
+    lo[2] = std::min(lo[2], double(p.z));
+  }
+  const auto cell_of = [&](const Vec4f& p, int axis) {
+    const double v = axis == 0 ? p.x : axis == 1 ? p.y : p.z;
+    const auto c = std::int64_t(std::floor((v - lo[axis]) / cell)) + 1;  // +1: a neighbour at -1 stays >= 0
+    if (c > kMaxCellsPerAxis)
+      throw std::invalid_argument(
+          "label_connected_groups: particles spread over more than 2^21 link distances");
+    return c;
+  };
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
+  for (std::size_t i = 0; i < n; ++i)
+    keyed[i] = {pack_cell(cell_of(positions[i], 0), cell_of(positions[i], 1), cell_of(positions[i], 2)),
+                std::uint32_t(i)};
+  std::sort(keyed.begin(), keyed.end());
+  std::unordered_map<std::uint64_t, std::pair<std::size_t, std::size_t>> range_of_cell;  // [begin, end)
+  range_of_cell.reserve(n);
+  for (std::size_t begin = 0; begin < n;) {
+    std::size_t end = begin + 1;
+    while (end < n && keyed[end].first == keyed[begin].first) ++end;
+    range_of_cell.emplace(keyed[begin].first, std::make_pair(begin, end));
+    begin = end;
+  }
+
   const float link2 = link_distance * link_distance;
-  for (std::size_t i = 0; i < n; ++i) {
-    const CellKey home = key_of(positions[i]);
-    for (long dz = -1; dz <= 1; ++dz)
-      for (long dy = -1; dy <= 1; ++dy)
-        for (long dx = -1; dx <= 1; ++dx) {
-          const auto it = cells.find({home.x + dx, home.y + dy, home.z + dz});
-          if (it == cells.end()) continue;
-          for (std::uint32_t j : it->second) {
-            if (j <= i) continue;
-            const float rx = positions[i].x - positions[j].x, ry = positions[i].y - positions[j].y,
-                        rz = positions[i].z - positions[j].z;
-            if (rx * rx + ry * ry + rz * rz < link2) sets.unite(std::uint32_t(i), j);
-          }
+  const auto linked = [&](std::uint32_t i, std::uint32_t j) {
+    const float rx = positions[i].x - positions[j].x, ry = positions[i].y - positions[j].y,
+                rz = positions[i].z - positions[j].z;
+    return rx * rx + ry * ry + rz * rz < link2;
+  };
+  for (const auto& [key, range] : range_of_cell) {
+    const std::int64_t cx = std::int64_t(key >> 42), cy = std::int64_t(key >> 21 & 0x1FFFFF),
+                       cz = std::int64_t(key & 0x1FFFFF);
+    for (std::size_t a = range.first; a < range.second; ++a)
+      for (std::size_t b = a + 1; b < range.second; ++b)
+        if (linked(keyed[a].second, keyed[b].second)) sets.unite(keyed[a].second, keyed[b].second);
+    for (std::int64_t dz = -1; dz <= 1; ++dz)
+      for (std::int64_t dy = -1; dy <= 1; ++dy)
+        for (std::int64_t dx = -1; dx <= 1; ++dx) {
+          // The half stencil: neighbours whose (dz, dy, dx) is lexicographically positive.
+          if (dz < 0 || (dz == 0 && (dy < 0 || (dy == 0 && dx <= 0)))) continue;
+          const auto other = range_of_cell.find(pack_cell(cx + dx, cy + dy, cz + dz));
+          if (other == range_of_cell.end()) continue;
+          for (std::size_t a = range.first; a < range.second; ++a)
+            for (std::size_t b = other->second.first; b < other->second.second; ++b)
+              if (linked(keyed[a].second, keyed[b].second)) sets.unite(keyed[a].second, keyed[b].second);
         }
   }
 
   std::vector<std::uint32_t> label(n);
-  std::unordered_map<std::uint32_t, std::uint32_t> label_of_root;
+  std::vector<std::uint32_t> label_of_root(n, kNoLabel);
+  std::uint32_t groups = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto [it, inserted] =
-        label_of_root.try_emplace(sets.find(std::uint32_t(i)), std::uint32_t(label_of_root.size()));
-    label[i] = it->second;
+    std::uint32_t& root_label = label_of_root[sets.find(std::uint32_t(i))];
+    if (root_label == kNoLabel) root_label = groups++;
+    label[i] = root_label;
   }
   return label;
 }

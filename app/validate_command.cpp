@@ -16,6 +16,7 @@
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
 #include "sim/validation/dam_break_metrics.h"
+#include "sim/validation/dam_break_slab.h"
 #include "sim/validation/free_surface_probe.h"
 #include "sim/validation/reference_data.h"
 
@@ -67,55 +68,6 @@ std::string signed_fixed(double value, int decimals) {
 
 std::string percent(double fraction, int decimals = 1) {
   return fixed(100.0 * fraction, decimals) + " %";
-}
-
-// ---- The slab
-
-struct Column {
-  double width_m = 0;            // a
-  double height_m = 0;           // H
-  double gravity = 0;            // |g| [m/s^2]
-  double front_time_scale = 0;   // sqrt(2g/a) [1/s]: T = t * this
-  double height_time_scale = 0;  // sqrt(g/a) [1/s]: tau = t * this
-};
-
-// Reads the column from the scene's first fluid block and sets the resolution and slab depth.
-Column prepare_slab(Scene& scene, const ValidateOptions& options, int depth_particles) {
-  if (scene.blocks.empty() || scene.blocks.front().shape != FluidBlock::Shape::box)
-    throw InputError(scene.path.string() +
-                     ": the validation scene needs a box-shaped water column as its first "
-                     "[[fluid.block]]");
-  FluidBlock& block = scene.blocks.front();
-  Column column;
-  column.width_m = double(block.max.x) - double(block.min.x);
-  column.height_m = double(block.max.z) - double(block.min.z);
-  if (std::abs(block.min.x - scene.domain_min.x) > 1e-6f ||
-      std::abs(block.min.z - scene.domain_min.z) > 1e-6f)
-    throw InputError(
-        scene.path.string() + ":" + std::to_string(block.line) +
-        ": the water column must stand on the floor against the back wall (block min x and z equal "
-        "the domain's)");
-  if (std::abs(column.height_m / column.width_m - 2.0) > 1e-3)
-    throw InputError(
-        scene.path.string() + ":" + std::to_string(block.line) +
-        ": the experiments are for a column twice as high as wide (H = 2a); this one has H/a = " +
-        fixed(column.height_m / column.width_m, 3));
-  column.gravity = std::abs(double(scene.gravity.z));
-  if (column.gravity <= 0) throw InputError(scene.path.string() + ": the dam break needs gravity along -z");
-  column.front_time_scale = std::sqrt(2.0 * column.gravity / column.width_m);
-  column.height_time_scale = std::sqrt(column.gravity / column.width_m);
-
-  const float spacing = float(column.width_m / options.resolution);
-  const float depth = float(depth_particles) * spacing;
-  scene.solver = options.solver;
-  scene.spacing = spacing;
-  scene.target_particles = 0;
-  scene.domain_max.y = scene.domain_min.y + depth;
-  block.min.y = scene.domain_min.y;
-  block.max.y = scene.domain_max.y;
-  scene.formats.clear();
-  scene.every = 0;
-  return column;
 }
 
 // ---- Experimental data
@@ -230,8 +182,8 @@ struct Metrics {
   }
 };
 
-Metrics evaluate(const RunRecord& record, const References& refs, const Column& column, double spacing,
-                 const ValidateOptions& options) {
+Metrics evaluate(const RunRecord& record, const References& refs, const DamBreakColumn& column,
+                 double spacing, const ValidateOptions& options) {
   Metrics m;
   for (const Sample& s : record.samples) {
     m.front.x.push_back(s.time_s * column.front_time_scale);
@@ -289,7 +241,7 @@ Metrics evaluate(const RunRecord& record, const References& refs, const Column& 
 
 // ---- Outputs
 
-void write_front_csv(const fs::path& path, const RunRecord& record, const Column& column) {
+void write_front_csv(const fs::path& path, const RunRecord& record, const DamBreakColumn& column) {
   write_file_atomically(path, [&](std::ostream& out) {
     out << "# Surge dam-break front. Z = x/a, T = t*sqrt(2g/a); Z_all counts spray too; a = "
         << column.width_m << " m\n";
@@ -301,7 +253,7 @@ void write_front_csv(const fs::path& path, const RunRecord& record, const Column
   });
 }
 
-void write_height_csv(const fs::path& path, const RunRecord& record, const Column& column) {
+void write_height_csv(const fs::path& path, const RunRecord& record, const DamBreakColumn& column) {
   write_file_atomically(path, [&](std::ostream& out) {
     out << "# Surge dam-break residual height at the back wall. eta = h/H, tau = t*sqrt(g/a); H = "
         << column.height_m << " m\n";
@@ -446,10 +398,6 @@ void print_results(std::ostream& out, const Metrics& m) {
 
 }  // namespace
 
-int slab_depth_for(int resolution) {
-  return std::max(4, int(std::lround(0.4 * resolution)));
-}
-
 CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options) {
   CLI::App* validate =
       parent.add_subcommand("validate", "Compare a solver with experiments (docs/validation.md)");
@@ -506,8 +454,8 @@ int run_validate_dam_break(const ValidateOptions& options) {
           : options.out_dir;
   // Everything that can be bad input is checked before the run: scene, data, solver, backend.
   Scene scene = load_scene(scene_path);
-  const int depth = options.depth > 0 ? options.depth : slab_depth_for(options.resolution);
-  const Column column = prepare_slab(scene, options, depth);
+  const int depth = options.depth > 0 ? options.depth : default_slab_depth(options.resolution);
+  const DamBreakColumn column = prepare_dam_break_slab(scene, options.solver, options.resolution, depth);
   References refs;
   try {
     refs = load_references(data_dir);

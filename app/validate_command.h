@@ -16,7 +16,8 @@ namespace surge::app {
 struct ValidateOptions {
   std::string solver = "wcsph";
   int resolution = 20;  // particles across the column width a
-  int depth = 0;        // particles across the slab (y); 0: automatic, slab_depth_for(resolution)
+  int depth = 0;        // particles across the slab (y); 0: automatic, default_slab_depth(resolution)
+                        // (sim/validation/dam_break_slab.h)
   std::string backend = "auto";
   std::filesystem::path out_dir;     // empty: out/validation/dam_break_SOLVER_rN
   std::filesystem::path scene_path;  // empty: scenes/validation/dam_break_slab.toml
@@ -29,11 +30,6 @@ struct ValidateOptions {
   bool quiet = false;
   std::string command_line;
 };
-
-// The slab depth in particles when --depth is not given: 0.4 a, at least 4 particles. The walls front and
-// back are made of particles and so are not perfectly smooth; in a slab thinner than about 0.4 a they hold
-// the falling column up (measured in docs/validation.md, "Slab depth").
-int slab_depth_for(int resolution);
 
 // Adds `validate` with its subcommand `dam-break`; returns the `dam-break` subcommand.
 CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options);

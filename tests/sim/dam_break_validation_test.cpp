@@ -8,6 +8,7 @@
 
 #include "sim/scene/scene.h"
 #include "sim/validation/dam_break_metrics.h"
+#include "sim/validation/dam_break_slab.h"
 #include "sim/validation/free_surface_probe.h"
 #include "sim/validation/reference_data.h"
 
@@ -81,6 +82,37 @@ TEST(DamBreakSlabScene, IsMartinMoyceColumnInAClosedThinTank) {
       << "the front must reach Z = 4 before the far wall";
   for (bool wall : scene.walls) EXPECT_TRUE(wall) << "closed tank, walls front and back of the slab";
   EXPECT_NEAR(scene.domain_max.y - scene.domain_min.y, 8 * scene.spacing, 1e-6) << "0.4 a deep";
+}
+
+TEST(DamBreakSlabScene, PreparationSetsResolutionAndDepth) {
+  Scene scene =
+      load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / "validation" / "dam_break_slab.toml");
+  EXPECT_EQ(default_slab_depth(4), 4);
+  EXPECT_EQ(default_slab_depth(10), 4);
+  EXPECT_EQ(default_slab_depth(20), 8);
+  EXPECT_EQ(default_slab_depth(50), 20);
+  const DamBreakColumn column = prepare_dam_break_slab(scene, "dfsph", 25, 6);
+  EXPECT_EQ(scene.solver, "dfsph");
+  EXPECT_NEAR(scene.spacing, 0.05715 / 25, 1e-9);
+  EXPECT_NEAR(scene.domain_max.y - scene.domain_min.y, 6 * scene.spacing, 1e-7);
+  EXPECT_EQ(scene.blocks.front().max.y, scene.domain_max.y);
+  EXPECT_EQ(scene.every, 0) << "a validation run writes no frames";
+  EXPECT_NEAR(column.front_time_scale, std::sqrt(2 * 9.81 / 0.05715), 1e-4);
+  EXPECT_NEAR(column.height_time_scale * std::sqrt(2.0), column.front_time_scale, 1e-9);
+}
+
+TEST(DamBreakSlabScene, ColumnThatIsNotTwiceAsHighAsWideNamesItsLine) {
+  Scene scene =
+      load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / "validation" / "dam_break_slab.toml");
+  scene.blocks.front().max.z = scene.blocks.front().max.x;
+  try {
+    dam_break_column(scene);
+    FAIL() << "a square column must be refused";
+  } catch (const SceneError& e) {
+    EXPECT_EQ(e.line(), scene.blocks.front().line);
+    EXPECT_EQ(e.key(), "fluid.block.max");
+    EXPECT_NE(std::string(e.what()).find("H = 2a"), std::string::npos) << e.what();
+  }
 }
 
 // ---- Probe

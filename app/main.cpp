@@ -7,6 +7,7 @@
 #include "app/bench_command.h"
 #include "app/exit_codes.h"
 #include "app/run_command.h"
+#include "app/validate_command.h"
 #include "sim/scene/scene.h"
 
 namespace {
@@ -30,9 +31,11 @@ std::string command_line(int argc, char** argv) {
   return line;
 }
 
-int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, RunOptions& run_options,
-             const BenchOptions& bench_options) {
+int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, const CLI::App& dam_break,
+             RunOptions& run_options, const BenchOptions& bench_options,
+             const ValidateOptions& validate_options) {
   if (bench.parsed()) return run_bench(bench_options);
+  if (dam_break.parsed()) return run_validate_dam_break(validate_options);
   if (!run.parsed()) {
     run_options.scene_path = default_scene();
     std::cout << "surge: this build has no viewer yet; running " << run_options.scene_path.string()
@@ -52,8 +55,11 @@ int main(int argc, char** argv) {
   RunOptions run_options;
   BenchOptions bench_options;
   bench_options.command_line = command_line(argc, argv);
+  ValidateOptions validate_options;
+  validate_options.command_line = bench_options.command_line;
   const CLI::App* run = add_run_command(app, run_options);
   const CLI::App* bench = add_bench_command(app, bench_options);
+  const CLI::App* dam_break = add_validate_command(app, validate_options);
   // Set after the subcommands exist, which would otherwise inherit it.
   app.footer("With no command, runs scenes/dam_break.toml headless.");
 
@@ -65,7 +71,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    return dispatch(app, *run, *bench, run_options, bench_options);
+    return dispatch(app, *run, *bench, *dam_break, run_options, bench_options, validate_options);
   } catch (const surge::SceneError& e) {
     std::cerr << e.what() << '\n';
     return kExitBadInput;

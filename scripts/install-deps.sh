@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build pkg-config g++ git
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
+  librsvg2-bin fonts-dejavu-core  # rsvg-convert draws the PNG of `surge validate` plots from their SVG
 )
 
 missing=()

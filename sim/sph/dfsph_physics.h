@@ -32,29 +32,32 @@ struct DfsphFactor {
   float neighbors;  // fluid + wall particles within the support, itself included
 };
 
-// alpha_i and the neighbour count (BK17 eq. 11, with Akinci walls in g_i only: they do not move).
+// alpha_i and the neighbour count. With the doubled wall term (header comment), q_i alone changes rho_i by
+// -dt^2 q_i ((g_f + 2 g_b) . (g_f + g_b) + s_i), g_f and g_b the fluid and wall parts of g_i; BK17 eq. 11 has
+// |g_f + g_b|^2 in place of the dot product. Where walls and fluid pull a particle in opposite directions the dot
+// product can fall below |g|^2 (even below zero): the larger of the two keeps q_i from overshooting there.
 template <typename Kernel>
 SURGE_HD DfsphFactor dfsph_factor(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                                  const CellIndexView& fluid, const CellIndexView& boundary,
-                                  std::uint32_t i) {
+                                  const CellIndexView& fluid, const CellIndexView& boundary, std::uint32_t i) {
   const Vec3f x_i = xyz(fluid.positions[i]);
   const float support2 = params.support * params.support;
   const float m = params.particle_mass;
-  Vec3f g{};
+  Vec3f g_fluid{}, g_wall{};
   float s = 0.0f, count = 0.0f;
   for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t, Vec3f r_ij, float r2) {
     const Vec3f grad = m * kernel.gradient(r_ij, sqrtf(r2));
-    g += grad;
+    g_fluid += grad;
     s += length_squared(grad);
     count += 1.0f;
   });
   for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
-    g += (params.rest_density * boundary.positions[b].w) * kernel.gradient(r_ib, sqrtf(r2));
+    g_wall += (params.rest_density * boundary.positions[b].w) * kernel.gradient(r_ib, sqrtf(r2));
     count += 1.0f;
   });
-  const float denominator = length_squared(g) + s;
+  const Vec3f g = g_fluid + g_wall;
+  const float response = fmaxf(dot(g_fluid + 2.0f * g_wall, g), length_squared(g)) + s;
   // A lone particle has g = s = 0: nothing can compress it, and it takes no pressure.
-  return {denominator > 1e-30f ? 1.0f / denominator : 0.0f, count};
+  return {response > 1e-30f ? 1.0f / response : 0.0f, count};
 }
 
 // D rho_i / Dt = sum_j m (v_i - v_j) . grad W_ij + sum_b rho0 V_b v_i . grad W_ib   (continuity equation)

@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "app/figure_report.h"
 #include "app/machine_info.h"
 #include "app/number_format.h"
 #include "app/stage_report.h"
@@ -96,7 +97,7 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
   for (const StageShare& stage : stage_shares(run.stages)) {
     stages[stage.name] = {{"ms_per_step", stage.ms_per_step}, {"share", stage.share}};
   }
-  return {{"particles", run.fluid_particles},
+  nlohmann::ordered_json json = {{"particles", run.fluid_particles},
           {"boundary_particles", run.boundary_particles},
           {"backend", run.backend},
           {"steps", run.steps},
@@ -104,6 +105,11 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
           {"particle_steps_per_s", run.particle_steps_per_s()},
           {"stages", stages},
           {"parameters", parameters_json(run.parameters)}};
+  if (!run.figures.empty()) {
+    json["figures"] = parameters_json(run.figures);
+    json["rates"] = parameters_json(rates_of(run.figures, run.steps, run.seconds));
+  }
+  return json;
 }
 
 }  // namespace
@@ -124,7 +130,14 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
     out << std::setw(kStageWidth)
         << fixed(stage.ms_per_step, 3) + " (" + fixed(100.0 * stage.share, 1) + "%)";
   }
-  out << '\n' << std::flush;
+  out << '\n';
+  const std::vector<NamedValue> rates = rates_of(run.figures, run.steps, run.seconds);
+  if (!rates.empty()) {
+    out << std::setw(kCountWidth) << "" << "  rates:";
+    for (const NamedValue& rate : rates) out << "  " << rate.name << ' ' << engineering(std::get<double>(rate.value));
+    out << '\n';
+  }
+  out << std::flush;
 }
 
 nlohmann::ordered_json bench_json(const BenchRecord& record) {

@@ -20,6 +20,7 @@ struct BenchRun {
   double seconds = 0.0;  // wall time of the timed steps, up to the device being idle
   StageTimes stages;
   std::vector<NamedValue> parameters;  // Simulation::parameters(): some depend on the particle count
+  std::vector<NamedValue> figures;     // Simulation::step_figures() after the timed steps; often empty
 
   double ms_per_step() const { return steps > 0 ? 1e3 * seconds / double(steps) : 0.0; }
   double particle_steps_per_s() const {
@@ -28,6 +29,7 @@ struct BenchRun {
 };
 
 void print_bench_header(std::ostream& out);
+// The row, then one line of rates for solvers that report work per step (figure_report.h).
 void print_bench_row(std::ostream& out, const BenchRun& run);
 
 struct BenchRecord {

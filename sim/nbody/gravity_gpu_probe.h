@@ -14,7 +14,6 @@ namespace surge {
 struct GpuGravityProbe {
   std::vector<Vec4f> field;        // per body, in the given order: acceleration (xyz) and potential (w), with G
   std::uint64_t interactions = 0;  // pulls summed (all pairs: N^2)
-  std::size_t bus_bytes_during_evaluation = 0;  // ledger bytes between upload and download: must be 0
 };
 
 // params.method picks the kernel; params.theta applies to barnes_hut. Throws std::runtime_error without CUDA.

@@ -44,8 +44,7 @@ void CpuBarnesHut<T>::build_nodes(T theta) {
   leaf_parent_.assign(n, -1);
   visits_.assign(internal, 0);
   summary_.resize(internal);
-  node_mass_.resize(internal);
-  node_open2_.resize(internal);
+  nodes_.resize(internal);
   const RadixTreeView tree{left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data()};
 #pragma omp parallel for schedule(static) if (n > 1024)
   for (std::int64_t i = 0; i < internal; ++i) build_radix_tree_node(codes_.data(), n, i, tree);
@@ -61,8 +60,7 @@ void CpuBarnesHut<T>::build_nodes(T theta) {
     while (node >= 0) {
       if (std::atomic_ref<std::int32_t>(visits_[node]).fetch_add(1, std::memory_order_acq_rel) == 0) break;
       summary_[node] = merge_summaries(summary_of(left_[node]), summary_of(right_[node]));
-      node_mass_[node] = summary_[node].center_of_mass;
-      node_open2_[node] = opening_radius_squared(summary_[node], theta);
+      nodes_[node] = node_moments(summary_[node], theta);
       std::atomic_thread_fence(std::memory_order_release);
       node = internal_parent_[node];
     }
@@ -79,8 +77,7 @@ void CpuBarnesHut<T>::compute(const std::vector<Body<T>>& bodies, T gravitationa
   if (n == 0) return;
   sort_by_morton_code(bodies);
   build_nodes(theta);
-  const BarnesHutTreeView<T> view{sorted_.data(),  node_mass_.data(), node_open2_.data(),
-                                  left_.data(),    right_.data(),     std::uint32_t(n)};
+  const BarnesHutTreeView<T> view{sorted_.data(), nodes_.data(), left_.data(), right_.data(), std::uint32_t(n)};
   const T eps2 = softening * softening;
   std::uint64_t interactions = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : interactions) if (n > 1024)
@@ -107,18 +104,20 @@ void all_pairs_gravity(const std::vector<Body<T>>& bodies, T gravitational_const
   out.acceleration.assign(n, Vec3<T>{});
   out.potential.assign(with_potential ? n : 0, T(0));
   const T eps2 = softening * softening;
-#pragma omp parallel for schedule(static) if (n > 1024)
+  const Body<T>* all = bodies.data();
+  // Branch-free inner loops the compiler can vectorise: a body's pull on itself is zero (r = 0, guarded for
+  // eps = 0), and its own potential term is subtracted after the sum.
+#pragma omp parallel for schedule(static) if (n > 64)
   for (std::int64_t i = 0; i < n; ++i) {
-    const Vec3<T> x_i = bodies[i].x;
+    const Vec3<T> x_i = all[i].x;
     Vec3<T> a{};
-    T phi = 0;
-    for (std::int64_t j = 0; j < n; ++j) {
-      if (j == i) continue;
-      add_pair_acceleration<true>(x_i, bodies[j], eps2, a);
-      if (with_potential) phi += pair_potential(x_i, bodies[j], eps2);
-    }
+    for (std::int64_t j = 0; j < n; ++j) add_pair_acceleration<true>(x_i, all[j], eps2, a);
     out.acceleration[i] = a * gravitational_constant;
-    if (with_potential) out.potential[i] = phi * gravitational_constant;
+    if (with_potential) {
+      T phi = 0;
+      for (std::int64_t j = 0; j < n; ++j) phi += pair_potential(x_i, all[j], eps2);
+      out.potential[i] = (phi - pair_potential(x_i, all[i], eps2)) * gravitational_constant;
+    }
   }
   out.interactions = std::uint64_t(n) * std::uint64_t(n);
 }

@@ -28,7 +28,7 @@ class CpuBarnesHut {
   const std::vector<Body<T>>& sorted_bodies() const { return sorted_; }
   const std::vector<std::int32_t>& left() const { return left_; }
   const std::vector<std::int32_t>& right() const { return right_; }
-  const std::vector<Body<T>>& node_mass() const { return node_mass_; }
+  const std::vector<NodeMoments<T>>& nodes() const { return nodes_; }
 
  private:
   void sort_by_morton_code(const std::vector<Body<T>>& bodies);
@@ -39,8 +39,7 @@ class CpuBarnesHut {
   std::vector<Body<T>> sorted_;
   std::vector<std::int32_t> left_, right_, internal_parent_, leaf_parent_, visits_;
   std::vector<NodeSummary<T>> summary_;
-  std::vector<Body<T>> node_mass_;
-  std::vector<T> node_open2_;
+  std::vector<NodeMoments<T>> nodes_;
 };
 
 // Exact all-pairs gravity (including G), OpenMP over bodies: the reference everything else is checked

@@ -68,11 +68,13 @@ __global__ void radix_tree_kernel(const std::uint64_t* __restrict__ codes, std::
 // A summary another thread wrote during this kernel: read through L2 (ld.global.cg), never from this SM's
 // L1, which may hold a copy of the line from before the write.
 __device__ NodeSummary<float> load_from_l2(const NodeSummary<float>* p) {
-  static_assert(sizeof(NodeSummary<float>) == 48 && offsetof(NodeSummary<float>, box_min) == 16 &&
-                offsetof(NodeSummary<float>, box_max) == 28);
+  static_assert(sizeof(NodeSummary<float>) == 64 && offsetof(NodeSummary<float>, quadrupole) == 16 &&
+                offsetof(NodeSummary<float>, box_min) == 40 && offsetof(NodeSummary<float>, box_max) == 52);
   const float4* q = reinterpret_cast<const float4*>(p);
-  const float4 a = __ldcg(q), b = __ldcg(q + 1), c = __ldcg(q + 2);
-  return {Body<float>{Vec3f{a.x, a.y, a.z}, a.w}, Vec3f{b.x, b.y, b.z}, Vec3f{b.w, c.x, c.y}};
+  const float4 a = __ldcg(q), b = __ldcg(q + 1), c = __ldcg(q + 2), d = __ldcg(q + 3);
+  // a: centre of mass, mass | b, c.xy: quadrupole | c.zw, d.x: box_min | d.yzw: box_max
+  return {Body<float>{Vec3f{a.x, a.y, a.z}, a.w}, Quadrupole<float>{b.x, b.y, b.z, b.w, c.x, c.y},
+          Vec3f{c.z, c.w, d.x}, Vec3f{d.y, d.z, d.w}};
 }
 
 // Each leaf climbs towards the root. At each node the first of its two children to arrive stops; the
@@ -82,8 +84,8 @@ __global__ void summarize_nodes_kernel(const Body<float>* __restrict__ bodies, s
                                        const std::int32_t* __restrict__ left, const std::int32_t* __restrict__ right,
                                        const std::int32_t* __restrict__ internal_parent,
                                        const std::int32_t* __restrict__ leaf_parent, std::int32_t* visits /* in, out */,
-                                       NodeSummary<float>* summary /* out */, Body<float>* __restrict__ node_mass /* out */,
-                                       float* __restrict__ node_open2 /* out */, float theta) {
+                                       NodeSummary<float>* summary /* out */,
+                                       NodeMoments<float>* __restrict__ moments /* out */, float theta) {
   const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
   const auto summary_of = [&](std::int32_t child) {
@@ -98,8 +100,7 @@ __global__ void summarize_nodes_kernel(const Body<float>* __restrict__ bodies, s
     __threadfence();
     const NodeSummary<float> s = merge_summaries(summary_of(left[node]), summary_of(right[node]));
     summary[node] = s;
-    node_mass[node] = s.center_of_mass;
-    node_open2[node] = opening_radius_squared(s, theta);
+    moments[node] = node_moments(s, theta);
     node = internal_parent[node];
   }
 }
@@ -156,16 +157,15 @@ GpuBarnesHut::GpuBarnesHut(std::uint32_t capacity) : capacity_(capacity) {
   leaf_parent_.resize(n);
   visits_.resize(n - 1);
   summary_.resize(n - 1);
-  node_mass_.resize(n - 1);
-  node_open2_.resize(n - 1);
+  nodes_.resize(n - 1);
   bounds_.resize(1);
   cub_scratch_.resize(std::max(sort_scratch_bytes(capacity_), reduce_scratch_bytes(capacity_)));
 }
 
 std::size_t GpuBarnesHut::device_bytes_per_body() {
   // codes (2 x 8), indices (2 x 4), scratch body, velocity, id (16 + 16 + 4), tree links (4 x 4), visits (4),
-  // summaries (48), monopoles (16), opening radii (4), CUB sort scratch (about one more key and value: 12).
-  return 2 * 8 + 2 * 4 + 16 + 16 + 4 + 4 * 4 + 4 + 48 + 16 + 4 + 12;
+  // summaries (64), moments (48), CUB sort scratch (about one more key and value: 12).
+  return 2 * 8 + 2 * 4 + 16 + 16 + 4 + 4 * 4 + 4 + sizeof(NodeSummary<float>) + sizeof(NodeMoments<float>) + 12;
 }
 
 void GpuBarnesHut::build(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>& velocities,
@@ -201,7 +201,7 @@ void GpuBarnesHut::build(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>&
   SURGE_CUDA_CHECK(cudaMemsetAsync(visits_.data(), 0, sizeof(std::int32_t) * (n - 1), stream));
   summarize_nodes_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
       bodies.data(), n, left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data(), visits_.data(),
-      summary_.data(), node_mass_.data(), node_open2_.data(), theta);
+      summary_.data(), nodes_.data(), theta);
   SURGE_CUDA_CHECK_LAUNCH("summarize_nodes_kernel");
 }
 
@@ -209,7 +209,7 @@ void GpuBarnesHut::gravity(const Body<float>* d_bodies, std::uint32_t n, float g
                            float softening, bool with_potential, Vec4f* d_out, unsigned long long* d_interactions,
                            cudaStream_t stream) {
   if (n == 0) return;
-  const BarnesHutTreeView<float> tree{d_bodies, node_mass_.data(), node_open2_.data(), left_.data(), right_.data(), n};
+  const BarnesHutTreeView<float> tree{d_bodies, nodes_.data(), left_.data(), right_.data(), n};
   const float eps2 = softening * softening;
   if (with_potential) {
     barnes_hut_kernel<true><<<blocks_for(n), kBlock, 0, stream>>>(tree, gravitational_constant, eps2, d_out,

@@ -44,8 +44,7 @@ class GpuBarnesHut {
   DeviceBuffer<std::uint32_t> id_scratch_;
   DeviceBuffer<std::int32_t> left_, right_, internal_parent_, leaf_parent_, visits_;
   DeviceBuffer<NodeSummary<float>> summary_;
-  DeviceBuffer<Body<float>> node_mass_;
-  DeviceBuffer<float> node_open2_;
+  DeviceBuffer<NodeMoments<float>> nodes_;
   DeviceBuffer<NodeSummary<float>> bounds_;  // [1]: box of all bodies (only the box is used)
   DeviceBuffer<unsigned char> cub_scratch_;
 };

@@ -32,7 +32,7 @@ struct MergeBoxes {
 };
 NodeSummary<float> empty_box() {
   constexpr float kHuge = 3.0e38f;
-  return {Body<float>{Vec3f{}, 0.0f}, Vec3f{kHuge, kHuge, kHuge}, Vec3f{-kHuge, -kHuge, -kHuge}};
+  return {Body<float>{Vec3f{}, 0.0f}, Quadrupole<float>{}, Vec3f{kHuge, kHuge, kHuge}, Vec3f{-kHuge, -kHuge, -kHuge}};
 }
 
 __global__ void morton_codes_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n,

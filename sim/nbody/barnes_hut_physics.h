@@ -31,7 +31,7 @@ struct NodeSummary {
 };
 
 template <typename T>
-SURGE_HD NodeSummary<T> leaf_summary(Body<T> body) {
+SURGE_HD NodeSummary<T> leaf_summary(const Body<T>& body) {
   return {body, Quadrupole<T>{}, body.x, body.x};
 }
 

@@ -39,7 +39,7 @@ SURGE_HD T reciprocal_sqrt(T value) {
 // guarded form for eps = 0, where r = 0 would give 0 * inf.
 // The CUDA nbody sample counts this as 20 floating-point operations; Surge reports figures the same way.
 template <bool kMayCoincide = false, typename T>
-SURGE_HD void add_pair_acceleration(Vec3<T> x_i, Body<T> body_j, T eps2, Vec3<T>& a_i) {
+SURGE_HD void add_pair_acceleration(Vec3<T> x_i, const Body<T>& body_j, T eps2, Vec3<T>& a_i) {
   const Vec3<T> r = body_j.x - x_i;
   const T d2 = dot(r, r) + eps2;
   T inverse_d;
@@ -57,7 +57,7 @@ SURGE_HD void add_pair_acceleration(Vec3<T> x_i, Body<T> body_j, T eps2, Vec3<T>
 // Body j's contribution to the potential at x_i, per unit G: -m_j / sqrt(|x_j - x_i|^2 + eps^2), the
 // potential whose gradient add_pair_acceleration follows. The caller leaves out j = i.
 template <typename T>
-SURGE_HD T pair_potential(Vec3<T> x_i, Body<T> body_j, T eps2) {
+SURGE_HD T pair_potential(Vec3<T> x_i, const Body<T>& body_j, T eps2) {
   const Vec3<T> r = body_j.x - x_i;
   const T d2 = dot(r, r) + eps2;
   return d2 > T(0) ? -body_j.m * reciprocal_sqrt(d2) : T(0);

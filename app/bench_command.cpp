@@ -38,8 +38,14 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const Bench
   check_stable(status, simulation.fluid_count());
 
   // Figures after the clock stopped: some (energies) cost a gravity pass of their own.
-  return {simulation.fluid_count(), simulation.boundary_count(), backend, options.steps, seconds,
-          simulation.stage_times(), simulation.parameters(), simulation.step_figures()};
+  return {simulation.fluid_count(),
+          simulation.boundary_count(),
+          backend,
+          options.steps,
+          seconds,
+          simulation.stage_times(),
+          simulation.parameters(),
+          simulation.step_figures()};
 }
 
 }  // namespace

@@ -72,6 +72,26 @@ nlohmann::ordered_json parameters_json(const std::vector<NamedValue>& parameters
   return json;
 }
 
+// Figures are measurements, not settings: doubles as computed (a count such as 2^36 pairs must not be rounded
+// to the float decimal 68719480000).
+nlohmann::ordered_json figures_json(const std::vector<NamedValue>& figures) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  for (const NamedValue& figure : figures) {
+    std::visit(
+        [&](const auto& value) {
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, Vec3f>) {
+            json[figure.name] =
+                nlohmann::ordered_json::array({double(value.x), double(value.y), double(value.z)});
+          } else {
+            json[figure.name] = value;
+          }
+        },
+        figure.value);
+  }
+  return json;
+}
+
 nlohmann::ordered_json machine_json() {
   const MachineInfo machine = query_machine();
   return {{"hostname", machine.hostname},
@@ -98,16 +118,16 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
     stages[stage.name] = {{"ms_per_step", stage.ms_per_step}, {"share", stage.share}};
   }
   nlohmann::ordered_json json = {{"particles", run.fluid_particles},
-          {"boundary_particles", run.boundary_particles},
-          {"backend", run.backend},
-          {"steps", run.steps},
-          {"ms_per_step", run.ms_per_step()},
-          {"particle_steps_per_s", run.particle_steps_per_s()},
-          {"stages", stages},
-          {"parameters", parameters_json(run.parameters)}};
+                                 {"boundary_particles", run.boundary_particles},
+                                 {"backend", run.backend},
+                                 {"steps", run.steps},
+                                 {"ms_per_step", run.ms_per_step()},
+                                 {"particle_steps_per_s", run.particle_steps_per_s()},
+                                 {"stages", stages},
+                                 {"parameters", parameters_json(run.parameters)}};
   if (!run.figures.empty()) {
-    json["figures"] = parameters_json(run.figures);
-    json["rates"] = parameters_json(rates_of(run.figures, run.steps, run.seconds));
+    json["figures"] = figures_json(run.figures);
+    json["rates"] = figures_json(rates_of(run.figures, run.steps, run.seconds));
   }
   return json;
 }
@@ -133,8 +153,10 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
   out << '\n';
   const std::vector<NamedValue> rates = rates_of(run.figures, run.steps, run.seconds);
   if (!rates.empty()) {
-    out << std::setw(kCountWidth) << "" << "  rates:";
-    for (const NamedValue& rate : rates) out << "  " << rate.name << ' ' << engineering(std::get<double>(rate.value));
+    out << std::setw(kCountWidth) << ""
+        << "  rates:";
+    for (const NamedValue& rate : rates)
+      out << "  " << rate.name << ' ' << engineering(std::get<double>(rate.value));
     out << '\n';
   }
   out << std::flush;

@@ -1,6 +1,5 @@
-#include "sim/nbody/all_pairs_gpu.h"
-
 #include "sim/core/cuda_check.h"
+#include "sim/nbody/all_pairs_gpu.h"
 
 namespace surge {
 
@@ -12,8 +11,8 @@ unsigned blocks_for(std::uint32_t n) {
 
 template <bool kMayCoincide>
 __global__ void __launch_bounds__(kGravityTile)
-    all_pairs_naive_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n, float gravitational_constant,
-                           float eps2, Vec4f* __restrict__ out /* out */) {
+    all_pairs_naive_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n,
+                           float gravitational_constant, float eps2, Vec4f* __restrict__ out /* out */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   const Vec3f x_i = bodies[i].x;
@@ -26,8 +25,8 @@ __global__ void __launch_bounds__(kGravityTile)
 
 template <bool kMayCoincide>
 __global__ void __launch_bounds__(kGravityTile)
-    all_pairs_tiled_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n, float gravitational_constant,
-                           float eps2, Vec4f* __restrict__ out /* out */) {
+    all_pairs_tiled_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n,
+                           float gravitational_constant, float eps2, Vec4f* __restrict__ out /* out */) {
   __shared__ Body<float> tile[kGravityTile];
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   // Threads past the end still load tiles for the others; they pull nothing and write nothing.
@@ -48,7 +47,8 @@ __global__ void __launch_bounds__(kGravityTile)
 
 __global__ void __launch_bounds__(kGravityTile)
     all_pairs_potential_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n,
-                               float gravitational_constant, float eps2, Vec4f* __restrict__ out /* in, out: w */) {
+                               float gravitational_constant, float eps2,
+                               Vec4f* __restrict__ out /* in, out: w */) {
   __shared__ Body<float> tile[kGravityTile];
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const Vec3f x_i = i < n ? bodies[i].x : Vec3f{};
@@ -71,11 +71,11 @@ void launch_all_pairs_naive(const Body<float>* d_bodies, std::uint32_t n, float 
   if (n == 0) return;
   const float eps2 = softening * softening;
   if (softening > 0.0f) {
-    all_pairs_naive_kernel<false><<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
-                                                                              eps2, d_out);
+    all_pairs_naive_kernel<false>
+        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   } else {
-    all_pairs_naive_kernel<true><<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
-                                                                             eps2, d_out);
+    all_pairs_naive_kernel<true>
+        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   }
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_naive_kernel");
 }
@@ -85,11 +85,11 @@ void launch_all_pairs_tiled(const Body<float>* d_bodies, std::uint32_t n, float 
   if (n == 0) return;
   const float eps2 = softening * softening;
   if (softening > 0.0f) {
-    all_pairs_tiled_kernel<false><<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
-                                                                              eps2, d_out);
+    all_pairs_tiled_kernel<false>
+        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   } else {
-    all_pairs_tiled_kernel<true><<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
-                                                                             eps2, d_out);
+    all_pairs_tiled_kernel<true>
+        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   }
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_tiled_kernel");
 }

@@ -21,7 +21,8 @@ void CpuBarnesHut<T>::sort_by_morton_code(const std::vector<Body<T>>& bodies) {
   const MortonFrame<T> frame = morton_frame(lo, hi);
   std::vector<std::pair<std::uint64_t, std::uint32_t>> keyed(n);
 #pragma omp parallel for schedule(static) if (n > 1024)
-  for (std::int64_t k = 0; k < std::int64_t(n); ++k) keyed[k] = {morton_code(bodies[k].x, frame), std::uint32_t(k)};
+  for (std::int64_t k = 0; k < std::int64_t(n); ++k)
+    keyed[k] = {morton_code(bodies[k].x, frame), std::uint32_t(k)};
   // Ties broken by index, as the GPU's stable radix sort does.
   std::sort(keyed.begin(), keyed.end());
   order_.resize(n);
@@ -77,7 +78,8 @@ void CpuBarnesHut<T>::compute(const std::vector<Body<T>>& bodies, T gravitationa
   if (n == 0) return;
   sort_by_morton_code(bodies);
   build_nodes(theta);
-  const BarnesHutTreeView<T> view{sorted_.data(), nodes_.data(), left_.data(), right_.data(), std::uint32_t(n)};
+  const BarnesHutTreeView<T> view{sorted_.data(), nodes_.data(), left_.data(), right_.data(),
+                                  std::uint32_t(n)};
   const T eps2 = softening * softening;
   std::uint64_t interactions = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : interactions) if (n > 1024)
@@ -125,6 +127,7 @@ void all_pairs_gravity(const std::vector<Body<T>>& bodies, T gravitational_const
 template class CpuBarnesHut<float>;
 template class CpuBarnesHut<double>;
 template void all_pairs_gravity(const std::vector<Body<float>>&, float, float, bool, GravityField<float>&);
-template void all_pairs_gravity(const std::vector<Body<double>>&, double, double, bool, GravityField<double>&);
+template void all_pairs_gravity(const std::vector<Body<double>>&, double, double, bool,
+                                GravityField<double>&);
 
 }  // namespace surge

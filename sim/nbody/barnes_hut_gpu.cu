@@ -1,11 +1,11 @@
-#include "sim/nbody/barnes_hut_gpu.h"
+#include <thrust/iterator/transform_iterator.h>
 
 #include <cstddef>
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
-#include <thrust/iterator/transform_iterator.h>
 
 #include "sim/core/cuda_check.h"
+#include "sim/nbody/barnes_hut_gpu.h"
 #include "sim/nbody/morton.h"
 #include "sim/nbody/radix_tree.h"
 
@@ -20,19 +20,25 @@ unsigned blocks_for(std::size_t n) {
 
 // A body as a (degenerate) box, and boxes merged: the reduction of step 1.
 struct BodyAsBox {
-  __host__ __device__ NodeSummary<float> operator()(const Body<float>& body) const { return leaf_summary(body); }
+  __host__ __device__ NodeSummary<float> operator()(const Body<float>& body) const {
+    return leaf_summary(body);
+  }
 };
 struct MergeBoxes {
-  __host__ __device__ NodeSummary<float> operator()(const NodeSummary<float>& a, const NodeSummary<float>& b) const {
+  __host__ __device__ NodeSummary<float> operator()(const NodeSummary<float>& a,
+                                                    const NodeSummary<float>& b) const {
     NodeSummary<float> s = a;
-    s.box_min = {min_of(a.box_min.x, b.box_min.x), min_of(a.box_min.y, b.box_min.y), min_of(a.box_min.z, b.box_min.z)};
-    s.box_max = {max_of(a.box_max.x, b.box_max.x), max_of(a.box_max.y, b.box_max.y), max_of(a.box_max.z, b.box_max.z)};
+    s.box_min = {min_of(a.box_min.x, b.box_min.x), min_of(a.box_min.y, b.box_min.y),
+                 min_of(a.box_min.z, b.box_min.z)};
+    s.box_max = {max_of(a.box_max.x, b.box_max.x), max_of(a.box_max.y, b.box_max.y),
+                 max_of(a.box_max.z, b.box_max.z)};
     return s;
   }
 };
 NodeSummary<float> empty_box() {
   constexpr float kHuge = 3.0e38f;
-  return {Body<float>{Vec3f{}, 0.0f}, Quadrupole<float>{}, Vec3f{kHuge, kHuge, kHuge}, Vec3f{-kHuge, -kHuge, -kHuge}};
+  return {Body<float>{Vec3f{}, 0.0f}, Quadrupole<float>{}, Vec3f{kHuge, kHuge, kHuge},
+          Vec3f{-kHuge, -kHuge, -kHuge}};
 }
 
 __global__ void morton_codes_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n,
@@ -47,8 +53,10 @@ __global__ void morton_codes_kernel(const Body<float>* __restrict__ bodies, std:
 }
 
 __global__ void gather_bodies_kernel(const std::uint32_t* __restrict__ order, std::uint32_t n,
-                                     const Body<float>* __restrict__ bodies, const Vec4f* __restrict__ velocities,
-                                     const std::uint32_t* __restrict__ ids, Body<float>* __restrict__ sorted_bodies /* out */,
+                                     const Body<float>* __restrict__ bodies,
+                                     const Vec4f* __restrict__ velocities,
+                                     const std::uint32_t* __restrict__ ids,
+                                     Body<float>* __restrict__ sorted_bodies /* out */,
                                      Vec4f* __restrict__ sorted_velocities /* out */,
                                      std::uint32_t* __restrict__ sorted_ids /* out */) {
   const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -59,7 +67,8 @@ __global__ void gather_bodies_kernel(const std::uint32_t* __restrict__ order, st
   sorted_ids[k] = ids[from];
 }
 
-__global__ void radix_tree_kernel(const std::uint64_t* __restrict__ codes, std::uint32_t n, RadixTreeView tree) {
+__global__ void radix_tree_kernel(const std::uint64_t* __restrict__ codes, std::uint32_t n,
+                                  RadixTreeView tree) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i + 1 >= n) return;  // n - 1 internal nodes
   build_radix_tree_node(codes, n, i, tree);
@@ -80,12 +89,11 @@ __device__ NodeSummary<float> load_from_l2(const NodeSummary<float>* p) {
 // Each leaf climbs towards the root. At each node the first of its two children to arrive stops; the
 // second finds both summaries written and merges them, so every node is merged exactly once, after its
 // children (Karras 2012, sec. 4).
-__global__ void summarize_nodes_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n,
-                                       const std::int32_t* __restrict__ left, const std::int32_t* __restrict__ right,
-                                       const std::int32_t* __restrict__ internal_parent,
-                                       const std::int32_t* __restrict__ leaf_parent, std::int32_t* visits /* in, out */,
-                                       NodeSummary<float>* summary /* out */,
-                                       NodeMoments<float>* __restrict__ moments /* out */, float theta) {
+__global__ void summarize_nodes_kernel(
+    const Body<float>* __restrict__ bodies, std::uint32_t n, const std::int32_t* __restrict__ left,
+    const std::int32_t* __restrict__ right, const std::int32_t* __restrict__ internal_parent,
+    const std::int32_t* __restrict__ leaf_parent, std::int32_t* visits /* in, out */,
+    NodeSummary<float>* summary /* out */, NodeMoments<float>* __restrict__ moments /* out */, float theta) {
   const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
   const auto summary_of = [&](std::int32_t child) {
@@ -123,10 +131,10 @@ __global__ void __launch_bounds__(kBlock)
 
 std::size_t sort_scratch_bytes(std::uint32_t capacity) {
   std::size_t bytes = 0;
-  SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, static_cast<const std::uint64_t*>(nullptr),
-                                                   static_cast<std::uint64_t*>(nullptr),
-                                                   static_cast<const std::uint32_t*>(nullptr),
-                                                   static_cast<std::uint32_t*>(nullptr), capacity, 0, kMortonBits));
+  SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
+      nullptr, bytes, static_cast<const std::uint64_t*>(nullptr), static_cast<std::uint64_t*>(nullptr),
+      static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr), capacity, 0,
+      kMortonBits));
   return bytes;
 }
 
@@ -135,8 +143,8 @@ using BoxIterator = thrust::transform_iterator<BodyAsBox, const Body<float>*>;
 std::size_t reduce_scratch_bytes(std::uint32_t capacity) {
   std::size_t bytes = 0;
   SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, BoxIterator(nullptr, BodyAsBox{}),
-                                             static_cast<NodeSummary<float>*>(nullptr), capacity, MergeBoxes{},
-                                             empty_box()));
+                                             static_cast<NodeSummary<float>*>(nullptr), capacity,
+                                             MergeBoxes{}, empty_box()));
   return bytes;
 }
 
@@ -165,30 +173,34 @@ GpuBarnesHut::GpuBarnesHut(std::uint32_t capacity) : capacity_(capacity) {
 std::size_t GpuBarnesHut::device_bytes_per_body() {
   // codes (2 x 8), indices (2 x 4), scratch body, velocity, id (16 + 16 + 4), tree links (4 x 4), visits (4),
   // summaries (64), moments (48), CUB sort scratch (about one more key and value: 12).
-  return 2 * 8 + 2 * 4 + 16 + 16 + 4 + 4 * 4 + 4 + sizeof(NodeSummary<float>) + sizeof(NodeMoments<float>) + 12;
+  return 2 * 8 + 2 * 4 + 16 + 16 + 4 + 4 * 4 + 4 + sizeof(NodeSummary<float>) + sizeof(NodeMoments<float>) +
+         12;
 }
 
 void GpuBarnesHut::build(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>& velocities,
-                         DeviceBuffer<std::uint32_t>& ids, std::uint32_t n, float theta, cudaStream_t stream) {
+                         DeviceBuffer<std::uint32_t>& ids, std::uint32_t n, float theta,
+                         cudaStream_t stream) {
   if (n > capacity_) throw std::logic_error("GpuBarnesHut::build: more bodies than its capacity");
   if (n < 2) return;
   std::size_t scratch = cub_scratch_.size();
   // 1. Bounds.
-  SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(cub_scratch_.data(), scratch, BoxIterator(bodies.data(), BodyAsBox{}),
-                                             bounds_.data(), n, MergeBoxes{}, empty_box(), stream));
+  SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(cub_scratch_.data(), scratch,
+                                             BoxIterator(bodies.data(), BodyAsBox{}), bounds_.data(), n,
+                                             MergeBoxes{}, empty_box(), stream));
   // 2. Codes.
   morton_codes_kernel<<<blocks_for(n), kBlock, 0, stream>>>(bodies.data(), n, bounds_.data(), codes_.data(),
                                                             indices_.data());
   SURGE_CUDA_CHECK_LAUNCH("morton_codes_kernel");
   // 3. Sort: only the 63 code bits.
   scratch = cub_scratch_.size();
-  SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_scratch_.data(), scratch, codes_.data(), sorted_codes_.data(),
-                                                   indices_.data(), sorted_indices_.data(), n, 0, kMortonBits,
-                                                   stream));
-  // 4. Bodies into Morton order, so the tree's leaves and the threads that walk it see neighbours side by side.
-  gather_bodies_kernel<<<blocks_for(n), kBlock, 0, stream>>>(sorted_indices_.data(), n, bodies.data(),
-                                                             velocities.data(), ids.data(), body_scratch_.data(),
-                                                             velocity_scratch_.data(), id_scratch_.data());
+  SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(cub_scratch_.data(), scratch, codes_.data(),
+                                                   sorted_codes_.data(), indices_.data(),
+                                                   sorted_indices_.data(), n, 0, kMortonBits, stream));
+  // 4. Bodies into Morton order, so the tree's leaves and the threads that walk it see neighbours side by
+  // side.
+  gather_bodies_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
+      sorted_indices_.data(), n, bodies.data(), velocities.data(), ids.data(), body_scratch_.data(),
+      velocity_scratch_.data(), id_scratch_.data());
   SURGE_CUDA_CHECK_LAUNCH("gather_bodies_kernel");
   bodies.swap(body_scratch_);
   velocities.swap(velocity_scratch_);
@@ -200,23 +212,23 @@ void GpuBarnesHut::build(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>&
   // 6. Summaries.
   SURGE_CUDA_CHECK(cudaMemsetAsync(visits_.data(), 0, sizeof(std::int32_t) * (n - 1), stream));
   summarize_nodes_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
-      bodies.data(), n, left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data(), visits_.data(),
-      summary_.data(), nodes_.data(), theta);
+      bodies.data(), n, left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data(),
+      visits_.data(), summary_.data(), nodes_.data(), theta);
   SURGE_CUDA_CHECK_LAUNCH("summarize_nodes_kernel");
 }
 
 void GpuBarnesHut::gravity(const Body<float>* d_bodies, std::uint32_t n, float gravitational_constant,
-                           float softening, bool with_potential, Vec4f* d_out, unsigned long long* d_interactions,
-                           cudaStream_t stream) {
+                           float softening, bool with_potential, Vec4f* d_out,
+                           unsigned long long* d_interactions, cudaStream_t stream) {
   if (n == 0) return;
   const BarnesHutTreeView<float> tree{d_bodies, nodes_.data(), left_.data(), right_.data(), n};
   const float eps2 = softening * softening;
   if (with_potential) {
-    barnes_hut_kernel<true><<<blocks_for(n), kBlock, 0, stream>>>(tree, gravitational_constant, eps2, d_out,
-                                                                  d_interactions);
+    barnes_hut_kernel<true>
+        <<<blocks_for(n), kBlock, 0, stream>>>(tree, gravitational_constant, eps2, d_out, d_interactions);
   } else {
-    barnes_hut_kernel<false><<<blocks_for(n), kBlock, 0, stream>>>(tree, gravitational_constant, eps2, d_out,
-                                                                   d_interactions);
+    barnes_hut_kernel<false>
+        <<<blocks_for(n), kBlock, 0, stream>>>(tree, gravitational_constant, eps2, d_out, d_interactions);
   }
   SURGE_CUDA_CHECK_LAUNCH("barnes_hut_kernel");
 }

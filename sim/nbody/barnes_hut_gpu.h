@@ -25,8 +25,8 @@ class GpuBarnesHut {
 
   // Steps 1-6. Reorders bodies, velocities and ids in place (by swapping with internal buffers); the
   // pointers of those buffers change.
-  void build(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>& velocities, DeviceBuffer<std::uint32_t>& ids,
-             std::uint32_t n, float theta, cudaStream_t stream);
+  void build(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>& velocities,
+             DeviceBuffer<std::uint32_t>& ids, std::uint32_t n, float theta, cudaStream_t stream);
 
   // Step 7 for the bodies of the last build(): out[i].xyz = acceleration (with G); out[i].w = potential
   // when asked for, else 0. Adds the pulls summed to *d_interactions.

@@ -1,7 +1,7 @@
 // Barnes-Hut gravity on the radix tree (radix_tree.h): each internal node carries the mass, centre of mass
 // and bounding box of its bodies; a body sums exact pulls from nearby bodies and one monopole + quadrupole
-// pull from each node far enough away (Barnes & Hut 1986). Single-source: the CPU and the CUDA backends build the
-// node summaries and walk the tree with these functions.
+// pull from each node far enough away (Barnes & Hut 1986). Single-source: the CPU and the CUDA backends build
+// the node summaries and walk the tree with these functions.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +14,9 @@ namespace surge {
 
 // The traceless quadrupole moment of a group about its centre of mass:
 //   Q_ij = sum_k m_k (3 d_i d_j - |d|^2 delta_ij),  d = x_k - centre of mass
-// (the multipole expansion of the potential, e.g. Binney & Tremaine 2008, ch. 2). With it the far field of a node is accurate to
-// third order in size/distance instead of second, which is what brings the tree's force error at an
-// opening angle of 0.5 under 1e-3.
+// (the multipole expansion of the potential, e.g. Binney & Tremaine 2008, ch. 2). With it the far field of a
+// node is accurate to third order in size/distance instead of second, which is what brings the tree's force
+// error at an opening angle of 0.5 under 1e-3.
 template <typename T>
 struct Quadrupole {
   T xx, yy, zz, xy, xz, yz;
@@ -49,8 +49,9 @@ SURGE_HD T max_of(T a, T b) {
 template <typename T>
 SURGE_HD Quadrupole<T> shifted_quadrupole(const Quadrupole<T>& q, T m, Vec3<T> d) {
   const T d2 = dot(d, d);
-  return {q.xx + m * (T(3) * d.x * d.x - d2), q.yy + m * (T(3) * d.y * d.y - d2), q.zz + m * (T(3) * d.z * d.z - d2),
-          q.xy + m * T(3) * d.x * d.y,        q.xz + m * T(3) * d.x * d.z,        q.yz + m * T(3) * d.y * d.z};
+  return {q.xx + m * (T(3) * d.x * d.x - d2), q.yy + m * (T(3) * d.y * d.y - d2),
+          q.zz + m * (T(3) * d.z * d.z - d2), q.xy + m * T(3) * d.x * d.y,
+          q.xz + m * T(3) * d.x * d.z,        q.yz + m * T(3) * d.y * d.z};
 }
 
 // A node from its two children: masses add, the centre of mass is the mass-weighted mean, quadrupoles add
@@ -63,8 +64,10 @@ SURGE_HD NodeSummary<T> merge_summaries(const NodeSummary<T>& a, const NodeSumma
   const T wb = T(1) - wa;
   s.center_of_mass.x = a.center_of_mass.x * wa + b.center_of_mass.x * wb;
   s.center_of_mass.m = m;
-  const Quadrupole<T> qa = shifted_quadrupole(a.quadrupole, a.center_of_mass.m, a.center_of_mass.x - s.center_of_mass.x);
-  const Quadrupole<T> qb = shifted_quadrupole(b.quadrupole, b.center_of_mass.m, b.center_of_mass.x - s.center_of_mass.x);
+  const Quadrupole<T> qa =
+      shifted_quadrupole(a.quadrupole, a.center_of_mass.m, a.center_of_mass.x - s.center_of_mass.x);
+  const Quadrupole<T> qb =
+      shifted_quadrupole(b.quadrupole, b.center_of_mass.m, b.center_of_mass.x - s.center_of_mass.x);
   s.quadrupole = {qa.xx + qb.xx, qa.yy + qb.yy, qa.zz + qb.zz, qa.xy + qb.xy, qa.xz + qb.xz, qa.yz + qb.yz};
   s.box_min = {min_of(a.box_min.x, b.box_min.x), min_of(a.box_min.y, b.box_min.y),
                min_of(a.box_min.z, b.box_min.z)};
@@ -113,7 +116,8 @@ SURGE_HD void add_quadrupole_pull(Vec3<T> x_i, const NodeMoments<T>& node, T eps
   const T inverse_r = reciprocal_sqrt(r2);
   const T inverse_r2 = inverse_r * inverse_r;
   const T inverse_r5 = inverse_r2 * inverse_r2 * inverse_r;
-  const Vec3<T> q_r{node.qxx * r.x + node.qxy * r.y + node.qxz * r.z, node.qxy * r.x + node.qyy * r.y + node.qyz * r.z,
+  const Vec3<T> q_r{node.qxx * r.x + node.qxy * r.y + node.qxz * r.z,
+                    node.qxy * r.x + node.qyy * r.y + node.qyz * r.z,
                     node.qxz * r.x + node.qyz * r.y + node.qzz * r.z};
   const T r_q_r = dot(r, q_r);
   a += q_r * inverse_r5 - r * (T(2.5) * r_q_r * inverse_r5 * inverse_r2);
@@ -124,11 +128,11 @@ SURGE_HD void add_quadrupole_pull(Vec3<T> x_i, const NodeMoments<T>& node, T eps
 // (radix_tree.h encoding).
 template <typename T>
 struct BarnesHutTreeView {
-  const Body<T>* bodies;            // [n] in Morton order
-  const NodeMoments<T>* nodes;      // [n - 1]
-  const std::int32_t* left;         // [n - 1]
-  const std::int32_t* right;        // [n - 1]
-  std::uint32_t count;              // n
+  const Body<T>* bodies;        // [n] in Morton order
+  const NodeMoments<T>* nodes;  // [n - 1]
+  const std::int32_t* left;     // [n - 1]
+  const std::int32_t* right;    // [n - 1]
+  std::uint32_t count;          // n
 };
 
 // A walk's depth never exceeds the key length (63 Morton bits + 32 index bits: every level of the radix
@@ -138,36 +142,40 @@ inline constexpr int kTreeStackSize = 128;
 
 template <typename T>
 struct GravityAtBody {
-  Vec3<T> acceleration;      // per unit G
-  T potential;               // per unit G, without the body's own term; 0 unless asked for
+  Vec3<T> acceleration;        // per unit G
+  T potential;                 // per unit G, without the body's own term; 0 unless asked for
   std::uint32_t interactions;  // body-body and body-node pulls summed
 };
 
-// Gravity on sorted body i from the whole tree. The children of an opened node are visited in order; a leaf
-// is always summed exactly (and skipped for the body itself).
+// Gravity on sorted body i from the whole tree. A node's children are tested as soon as the node is opened:
+// a leaf is summed exactly (and skipped for the body itself), a far child is summed as its multipoles, and
+// only a near child goes on the stack, so accepted nodes never make the round trip through it.
 template <bool kWithPotential, typename T>
 SURGE_HD GravityAtBody<T> barnes_hut_gravity(const BarnesHutTreeView<T>& tree, std::uint32_t i, T eps2) {
   GravityAtBody<T> out{{T(0), T(0), T(0)}, T(0), 0u};
   const Vec3<T> x_i = tree.bodies[i].x;
   if (tree.count < 2) return out;
+  // Pulls node `node` if it is far enough; says whether it must be opened instead.
+  const auto far_enough = [&](std::int32_t node) {
+    const NodeMoments<T> moments = tree.nodes[node];
+    const Vec3<T> r = moments.monopole.x - x_i;
+    if (!(dot(r, r) > moments.open2)) return false;
+    add_pair_acceleration(x_i, moments.monopole, eps2, out.acceleration);
+    if constexpr (kWithPotential) out.potential += pair_potential(x_i, moments.monopole, eps2);
+    add_quadrupole_pull<kWithPotential>(x_i, moments, eps2, out.acceleration, out.potential);
+    ++out.interactions;
+    return true;
+  };
+  if (far_enough(0)) return out;
   std::int32_t stack[kTreeStackSize];
   int depth = 0;
   stack[depth++] = 0;
   while (depth > 0) {
     const std::int32_t node = stack[--depth];
-    const NodeMoments<T> moments = tree.nodes[node];
-    const Vec3<T> r = moments.monopole.x - x_i;
-    if (dot(r, r) > moments.open2) {
-      add_pair_acceleration(x_i, moments.monopole, eps2, out.acceleration);
-      if constexpr (kWithPotential) out.potential += pair_potential(x_i, moments.monopole, eps2);
-      add_quadrupole_pull<kWithPotential>(x_i, moments, eps2, out.acceleration, out.potential);
-      ++out.interactions;
-      continue;
-    }
     const std::int32_t children[2] = {tree.left[node], tree.right[node]};
     for (const std::int32_t child : children) {
       if (child >= 0) {
-        stack[depth++] = child;
+        if (!far_enough(child)) stack[depth++] = child;
         continue;
       }
       const std::uint32_t j = std::uint32_t(~child);

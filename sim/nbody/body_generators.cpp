@@ -119,8 +119,8 @@ void add_disc_galaxy(const BodySystem& system, long count, double gravitational_
     // Circular speed from the mass enclosed as if it were spherical, softened as the force is:
     // v^2 = G M(<R) R^2 / (R^2 + eps^2)^(3/2). A flat disc pulls a little harder than this at its edge, so
     // the disc starts slightly out of equilibrium; for a collision the encounter dominates long before.
-    const double enclosed = system.central_mass + system.mass * exponential_disc_mass_fraction(radius / r_d) /
-                                                      fraction_inside;
+    const double enclosed =
+        system.central_mass + system.mass * exponential_disc_mass_fraction(radius / r_d) / fraction_inside;
     const double speed = std::sqrt(gravitational_constant * enclosed * radius * radius /
                                    std::pow(radius * radius + softening * softening, 1.5));
     const Vec3d radial = e1 * std::cos(phi) + e2 * std::sin(phi);

@@ -53,7 +53,9 @@ class CpuNbodySimulation final : public Simulation {
     times_.steps += 1;
   }
 
-  StepStatus status() override { return status_; }
+  StepStatus status() override {
+    return status_;
+  }
 
   void download(ParticleFrame& frame) override {
     const std::size_t n = bodies_.size();
@@ -70,9 +72,15 @@ class CpuNbodySimulation final : public Simulation {
     frame.step = status_.step;
   }
 
-  StageTimes stage_times() override { return times_; }
-  void reset_timers() override { times_ = StageTimes{}; }
-  std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
+  StageTimes stage_times() override {
+    return times_;
+  }
+  void reset_timers() override {
+    times_ = StageTimes{};
+  }
+  std::vector<NamedValue> parameters() const override {
+    return describe_parameters(params_);
+  }
 
   // Energies need the potential, which stepping does not compute: one more gravity pass here.
   std::vector<NamedValue> step_figures() override {
@@ -82,19 +90,23 @@ class CpuNbodySimulation final : public Simulation {
     std::vector<NamedValue> figures =
         energy_figures(measure_energy(bodies_, velocities_, with_potential.potential), initial_energy_);
     figures.push_back({"pair_interactions_per_step", double(interactions)});
-    if (params_.method != NbodyMethod::barnes_hut) figures.push_back({"flops_per_step", 20.0 * double(interactions)});
+    if (params_.method != NbodyMethod::barnes_hut)
+      figures.push_back({"flops_per_step", 20.0 * double(interactions)});
     return figures;
   }
 
  private:
   void gravity(GravityField<double>& out, bool with_potential) {
     if (params_.method == NbodyMethod::barnes_hut) {
-      tree_.compute(bodies_, params_.gravitational_constant, params_.softening, params_.theta, with_potential, out);
+      tree_.compute(bodies_, params_.gravitational_constant, params_.softening, params_.theta, with_potential,
+                    out);
     } else {
       all_pairs_gravity(bodies_, params_.gravitational_constant, params_.softening, with_potential, out);
     }
   }
-  void compute_gravity(bool with_potential) { gravity(field_, with_potential); }
+  void compute_gravity(bool with_potential) {
+    gravity(field_, with_potential);
+  }
 
   // A non-finite position or velocity ends the run with the first such body named.
   void check_finite() {

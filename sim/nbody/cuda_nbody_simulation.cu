@@ -57,9 +57,11 @@ __global__ void kick_drift_kernel(Body<float>* __restrict__ bodies /* in, out */
 }
 
 // Second half: v += a dt/2 with the new accelerations; a non-finite body stops the run (first one wins).
-__global__ void kick_check_kernel(const Body<float>* __restrict__ bodies, Vec4f* __restrict__ velocities /* in, out */,
-                                  const Vec4f* __restrict__ accelerations, const std::uint32_t* __restrict__ ids,
-                                  std::uint32_t n, float dt, NbodyDeviceState* state) {
+__global__ void kick_check_kernel(const Body<float>* __restrict__ bodies,
+                                  Vec4f* __restrict__ velocities /* in, out */,
+                                  const Vec4f* __restrict__ accelerations,
+                                  const std::uint32_t* __restrict__ ids, std::uint32_t n, float dt,
+                                  NbodyDeviceState* state) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n || state->instability != 0) return;
   Vec3f v = xyz(velocities[i]);
@@ -94,7 +96,9 @@ struct BodyEnergyAt {
   }
 };
 struct AddEnergy {
-  __host__ __device__ NbodyEnergy operator()(const NbodyEnergy& a, const NbodyEnergy& b) const { return a + b; }
+  __host__ __device__ NbodyEnergy operator()(const NbodyEnergy& a, const NbodyEnergy& b) const {
+    return a + b;
+  }
 };
 using EnergyIterator = thrust::transform_iterator<BodyEnergyAt, thrust::counting_iterator<std::uint32_t>>;
 
@@ -171,7 +175,8 @@ class CudaNbodySimulation final : public Simulation {
     SURGE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(NbodyDeviceState)));
     // The first kick needs the accelerations of the initial positions; the energy drift needs E(0).
     gravity_.prepare(bodies_, velocities_, ids_, n_, stream_);
-    gravity_.evaluate(bodies_.data(), n_, false, accelerations_.data(), &state_.data()->interactions, stream_);
+    gravity_.evaluate(bodies_.data(), n_, false, accelerations_.data(), &state_.data()->interactions,
+                      stream_);
     initial_energy_ = measure_energy();
   }
   ~CudaNbodySimulation() override {
@@ -195,17 +200,17 @@ class CudaNbodySimulation final : public Simulation {
     const float dt = float(params_.dt);
     events_.mark(0, stream_);
     kick_drift_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(bodies_.data(), velocities_.data(),
-                                                             accelerations_.data(), n_, dt, state_.data());
+                                                              accelerations_.data(), n_, dt, state_.data());
     SURGE_CUDA_CHECK_LAUNCH("kick_drift_kernel");
     events_.mark(1, stream_);
     gravity_.prepare(bodies_, velocities_, ids_, n_, stream_);
     events_.mark(2, stream_);
     SURGE_CUDA_CHECK(cudaMemsetAsync(&state_.data()->interactions, 0, sizeof(unsigned long long), stream_));
-    gravity_.evaluate(bodies_.data(), n_, false, accelerations_.data(), &state_.data()->interactions, stream_);
+    gravity_.evaluate(bodies_.data(), n_, false, accelerations_.data(), &state_.data()->interactions,
+                      stream_);
     events_.mark(3, stream_);
-    kick_check_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(bodies_.data(), velocities_.data(),
-                                                             accelerations_.data(), ids_.data(), n_, dt,
-                                                             state_.data());
+    kick_check_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
+        bodies_.data(), velocities_.data(), accelerations_.data(), ids_.data(), n_, dt, state_.data());
     SURGE_CUDA_CHECK_LAUNCH("kick_check_kernel");
     advance_clock_kernel<<<1, 1, 0, stream_>>>(state_.data(), params_.dt);
     SURGE_CUDA_CHECK_LAUNCH("advance_clock_kernel");
@@ -270,8 +275,8 @@ class CudaNbodySimulation final : public Simulation {
  private:
   const NbodyDeviceState& read_state() {
     const auto start = std::chrono::steady_clock::now();
-    SURGE_CUDA_CHECK(cudaMemcpyAsync(host_state_, state_.data(), sizeof(NbodyDeviceState), cudaMemcpyDeviceToHost,
-                                     stream_));
+    SURGE_CUDA_CHECK(cudaMemcpyAsync(host_state_, state_.data(), sizeof(NbodyDeviceState),
+                                     cudaMemcpyDeviceToHost, stream_));
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     const auto stop = std::chrono::steady_clock::now();
     ledger_.record(CopyDirection::device_to_host, sizeof(NbodyDeviceState),
@@ -286,9 +291,9 @@ class CudaNbodySimulation final : public Simulation {
     SURGE_CUDA_CHECK(cudaMemsetAsync(scratch_interactions(), 0, sizeof(unsigned long long), stream_));
     gravity_.evaluate(bodies_.data(), n_, true, figure_field_.data(), scratch_interactions(), stream_);
     std::size_t bytes = reduce_scratch_.size();
-    SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(reduce_scratch_.data(), bytes,
-                                               energy_terms(bodies_.data(), velocities_.data(), figure_field_.data()),
-                                               energy_.data(), n_, AddEnergy{}, NbodyEnergy{}, stream_));
+    SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(
+        reduce_scratch_.data(), bytes, energy_terms(bodies_.data(), velocities_.data(), figure_field_.data()),
+        energy_.data(), n_, AddEnergy{}, NbodyEnergy{}, stream_));
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     std::vector<NbodyEnergy> energy;
     copy_to_host(energy, energy_, ledger_, "step figures");
@@ -331,11 +336,13 @@ std::unique_ptr<Simulation> make_cuda_nbody_simulation(const NbodySetup& setup) 
   const std::size_t fixed = std::size_t(64) << 20;
   const std::size_t needed = n * device_bytes_per_body(setup.params.method) + fixed;
   if (needed > gpu->free_memory) {
-    const std::size_t fit =
-        gpu->free_memory > fixed ? (gpu->free_memory - fixed) / device_bytes_per_body(setup.params.method) : 0;
+    const std::size_t fit = gpu->free_memory > fixed
+                                ? (gpu->free_memory - fixed) / device_bytes_per_body(setup.params.method)
+                                : 0;
     char text[256];
-    std::snprintf(text, sizeof text, "%zu bodies need %.2f GiB of GPU memory; %s has %.2f GiB free, enough for about %zu",
-                  n, double(needed) / double(1ull << 30), gpu->name.c_str(),
+    std::snprintf(text, sizeof text,
+                  "%zu bodies need %.2f GiB of GPU memory; %s has %.2f GiB free, enough for about %zu", n,
+                  double(needed) / double(1ull << 30), gpu->name.c_str(),
                   double(gpu->free_memory) / double(1ull << 30), fit);
     throw CapacityError(text, n, fit);
   }

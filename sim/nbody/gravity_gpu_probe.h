@@ -12,7 +12,7 @@
 namespace surge {
 
 struct GpuGravityProbe {
-  std::vector<Vec4f> field;        // per body, in the given order: acceleration (xyz) and potential (w), with G
+  std::vector<Vec4f> field;  // per body, in the given order: acceleration (xyz) and potential (w), with G
   std::uint64_t interactions = 0;  // pulls summed (all pairs: N^2)
 };
 

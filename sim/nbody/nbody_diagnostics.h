@@ -13,9 +13,9 @@ namespace surge {
 struct NamedValue;
 
 struct NbodyEnergy {
-  double kinetic = 0;    // K = sum 1/2 m v^2
-  double potential = 0;  // W = 1/2 sum m_i phi_i (each pair once)
-  Vec3d momentum{};      // P = sum m v
+  double kinetic = 0;        // K = sum 1/2 m v^2
+  double potential = 0;      // W = 1/2 sum m_i phi_i (each pair once)
+  Vec3d momentum{};          // P = sum m v
   Vec3d angular_momentum{};  // L = sum m x cross v, about the origin
   double total() const { return kinetic + potential; }
   double virial_ratio() const { return potential != 0 ? 2.0 * kinetic / -potential : 0.0; }

@@ -60,11 +60,11 @@ struct Scene {
   KernelType kernel = KernelType::cubic_spline;
 
   // [fluid]
-  float rest_density = 1000.0f;   // [kg/m^3]
-  float speed_of_sound = 0.0f;    // [m/s]; 0 = derived from the scene (10 x the largest expected speed)
-  float tait_exponent = 7.0f;     // gamma in p = B((rho/rho0)^gamma - 1) (dimensionless)
-  float viscosity_alpha = 0.02f;  // Monaghan artificial viscosity alpha (dimensionless)
-  float xsph_epsilon = 0.0f;      // XSPH velocity smoothing epsilon (dimensionless)
+  float rest_density = 1000.0f;       // [kg/m^3]
+  float speed_of_sound = 0.0f;        // [m/s]; 0 = derived from the scene (10 x the largest expected speed)
+  float tait_exponent = 7.0f;         // gamma in p = B((rho/rho0)^gamma - 1) (dimensionless)
+  float viscosity_alpha = 0.02f;      // Monaghan artificial viscosity alpha (dimensionless)
+  float xsph_epsilon = 0.0f;          // XSPH velocity smoothing epsilon (dimensionless)
   Vec3f gravity{0.0f, 0.0f, -9.81f};  // [m/s^2]
   std::vector<FluidBlock> blocks;     // [[fluid.block]]
 

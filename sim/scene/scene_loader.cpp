@@ -605,8 +605,8 @@ std::vector<std::string_view> model_keys(BodySystem::Model model) {
 
 BodySystem read_system(const TableReader& table) {
   static constexpr std::array<std::string_view, 13> kKeys = {
-      "model",        "bodies",     "mass",   "central_mass", "scale_radius",    "scale_height", "truncation",
-      "normal",       "masses",     "center", "velocity",     "semi_major_axis", "eccentricity"};
+      "model",  "bodies", "mass",   "central_mass", "scale_radius",    "scale_height", "truncation",
+      "normal", "masses", "center", "velocity",     "semi_major_axis", "eccentricity"};
   table.reject_unknown_keys(kKeys);
   BodySystem system;
   system.line = table.table_line();
@@ -621,7 +621,8 @@ BodySystem read_system(const TableReader& table) {
     if (!general && table.has(key) && std::find(own.begin(), own.end(), key) == own.end()) {
       std::string takes;
       for (std::string_view k : own) takes += std::string(takes.empty() ? "" : ", ") + std::string(k);
-      table.fail(key, "does not apply to a \"" + model + "\" system (it takes " + takes + ", center, velocity)");
+      table.fail(key,
+                 "does not apply to a \"" + model + "\" system (it takes " + takes + ", center, velocity)");
     }
   }
   if (auto center = table.vec3("center", "length")) system.center = to_double(*center);
@@ -639,7 +640,8 @@ BodySystem read_system(const TableReader& table) {
                                  : element.value_exact<double>();
         if (!value) table.fail_at(element, "masses", expected + ", got " + describe_type(element));
         if (!Range::above(0).contains(float(*value))) {
-          table.fail_at(element, "masses", expected + ", got " + format_number(*value) + precision_note(*value));
+          table.fail_at(element, "masses",
+                        expected + ", got " + format_number(*value) + precision_note(*value));
         }
         system.masses[k] = double(float(*value));
       }
@@ -661,9 +663,11 @@ BodySystem read_system(const TableReader& table) {
   if (auto truncation = table.number("truncation", "scale radii", Range::closed(0.5, 1000)))
     system.truncation = *truncation;
   if (system.model == BodySystem::Model::disc_galaxy) {
-    if (auto central = table.number("central_mass", "mass", Range::at_least(0))) system.central_mass = *central;
+    if (auto central = table.number("central_mass", "mass", Range::at_least(0)))
+      system.central_mass = *central;
     system.scale_height = 0.1 * system.scale_radius;
-    if (auto height = table.number("scale_height", "length", Range::at_least(0))) system.scale_height = *height;
+    if (auto height = table.number("scale_height", "length", Range::at_least(0)))
+      system.scale_height = *height;
     if (auto normal = table.vec3("normal", "")) {
       const Vec3d n = to_double(*normal);
       const double length = std::sqrt(dot(n, n));
@@ -706,7 +710,8 @@ void read_nbody(const TableReader& nbody, Scene& scene) {
     const std::string prefix = "nbody.system[" + std::to_string(i) + "]";
     const int line = static_cast<int>(system.source().begin.line);
     scene.key_lines[prefix] = line;
-    settings.systems.push_back(read_system(TableReader(*system.as_table(), prefix + ".", line, nbody.file(), scene)));
+    settings.systems.push_back(
+        read_system(TableReader(*system.as_table(), prefix + ".", line, nbody.file(), scene)));
   }
 }
 
@@ -742,10 +747,13 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   if (scene.solver == "nbody") {
     // Bodies fly free: no tank, no lattice, no fluid.
     for (std::string_view key : {"domain", "resolution", "fluid"})
-      if (top.has(key)) top.fail(key, "does not apply to solver \"nbody\" (bodies are placed by [[nbody.system]])");
+      if (top.has(key))
+        top.fail(key, "does not apply to solver \"nbody\" (bodies are placed by [[nbody.system]])");
     read_nbody(top.table("nbody", true), scene);
   } else {
-    if (top.has("nbody")) top.fail("nbody", "applies to solver = \"nbody\" only (this scene's solver is \"" + scene.solver + "\")");
+    if (top.has("nbody"))
+      top.fail("nbody",
+               "applies to solver = \"nbody\" only (this scene's solver is \"" + scene.solver + "\")");
     read_domain(top.table("domain", true), scene);
     read_resolution(top.table("resolution", true), scene);
     read_fluid(top.table("fluid", false), scene);

@@ -44,7 +44,8 @@ std::vector<Body<float>> plummer_bodies(long n, std::uint64_t seed) {
 std::vector<Body<float>> random_cube(std::size_t n, std::uint64_t seed) {
   UniformRandom random(seed);
   std::vector<Body<float>> bodies(n);
-  for (auto& b : bodies) b = {Vec3f{float(random.next()), float(random.next()), float(random.next())}, 1.0f / float(n)};
+  for (auto& b : bodies)
+    b = {Vec3f{float(random.next()), float(random.next()), float(random.next())}, 1.0f / float(n)};
   return bodies;
 }
 
@@ -65,7 +66,8 @@ Errors relative_errors(const std::vector<A>& a, const std::vector<B>& reference)
     sum2 += e[i] * e[i];
   }
   std::sort(e.begin(), e.end());
-  return {e[e.size() / 2], std::sqrt(sum2 / double(e.size())), e[std::size_t(0.99 * double(e.size() - 1))], e.back()};
+  return {e[e.size() / 2], std::sqrt(sum2 / double(e.size())), e[std::size_t(0.99 * double(e.size() - 1))],
+          e.back()};
 }
 
 NbodyParameters with_method(NbodyMethod method, double softening) {
@@ -85,9 +87,10 @@ TEST(NbodyGpuAllPairs, TiledAndNaiveMatchTheDoublePrecisionCpuSum) {
   const Errors tiled_error = relative_errors(tiled.field, cpu.acceleration);
   const Errors naive_error = relative_errors(naive.field, cpu.acceleration);
   const Errors between = relative_errors(tiled.field, naive.field);
-  std::printf("all-pairs vs CPU double: tiled median %.1e max %.1e; naive median %.1e max %.1e; "
-              "tiled vs naive max %.1e\n",
-              tiled_error.median, tiled_error.max, naive_error.median, naive_error.max, between.max);
+  std::printf(
+      "all-pairs vs CPU double: tiled median %.1e max %.1e; naive median %.1e max %.1e; "
+      "tiled vs naive max %.1e\n",
+      tiled_error.median, tiled_error.max, naive_error.median, naive_error.max, between.max);
   // A float sum of 10^4 terms carries relative rounding of order sqrt(N) * 6e-8 ~ 6e-6; bodies whose pulls
   // nearly cancel (the centre) can lose a few more digits, hence the looser bound on the worst body.
   EXPECT_LT(tiled_error.median, 1e-5);
@@ -129,9 +132,10 @@ TEST(NbodyGpuBarnesHut, ForceErrorAtThetaHalfOn64KRandomBodies) {
   const GpuGravityProbe tree = gpu_gravity(bodies, params, false);
   const GpuGravityProbe exact = gpu_gravity(bodies, with_method(NbodyMethod::all_pairs, 1e-3), false);
   const Errors e = relative_errors(tree.field, exact.field);
-  std::printf("Barnes-Hut theta 0.5, %zu random bodies: relative force error median %.2e, rms %.2e, "
-              "99th percentile %.2e, max %.2e; %.0f pulls per body\n",
-              n, e.median, e.rms, e.p99, e.max, double(tree.interactions) / double(n));
+  std::printf(
+      "Barnes-Hut theta 0.5, %zu random bodies: relative force error median %.2e, rms %.2e, "
+      "99th percentile %.2e, max %.2e; %.0f pulls per body\n",
+      n, e.median, e.rms, e.p99, e.max, double(tree.interactions) / double(n));
   EXPECT_LT(e.median, 1e-3);
   EXPECT_LT(e.p99, 1e-2);
   for (const Vec4f& a : tree.field) ASSERT_TRUE(std::isfinite(a.x + a.y + a.z));

@@ -42,7 +42,8 @@ std::vector<Body<double>> random_cube(std::size_t n, std::uint64_t seed) {
 }
 
 TEST(RadixTree, KarrasExampleSplitsAtTheFirstDifferingBit) {
-  const std::vector<std::uint64_t> codes = {0b00001, 0b00010, 0b00100, 0b00101, 0b10011, 0b11000, 0b11001, 0b11110};
+  const std::vector<std::uint64_t> codes = {0b00001, 0b00010, 0b00100, 0b00101,
+                                            0b10011, 0b11000, 0b11001, 0b11110};
   const std::int64_t n = std::int64_t(codes.size());
   std::vector<std::int32_t> left(n - 1), right(n - 1), internal_parent(n - 1), leaf_parent(n);
   const RadixTreeView tree{left.data(), right.data(), internal_parent.data(), leaf_parent.data()};
@@ -99,11 +100,12 @@ ErrorStatistics relative_errors(const std::vector<Vec3d>& tree, const std::vecto
     sum2 += e[k] * e[k];
   }
   std::sort(e.begin(), e.end());
-  return {e[e.size() / 2], std::sqrt(sum2 / double(e.size())), e[std::size_t(0.99 * double(e.size() - 1))], e.back()};
+  return {e[e.size() / 2], std::sqrt(sum2 / double(e.size())), e[std::size_t(0.99 * double(e.size() - 1))],
+          e.back()};
 }
 
 // Exact accelerations of `samples` evenly spaced bodies (a full O(N^2) sum over 65,536 bodies would take
-// tens of seconds on two cores; a sample of 1,024 measures the same distribution).
+// tens of seconds on two cores; a sample of 512 measures the same distribution).
 std::vector<Vec3d> exact_at(const std::vector<Body<double>>& bodies, std::size_t samples, double softening) {
   std::vector<Vec3d> out(samples);
   const std::size_t stride = bodies.size() / samples;
@@ -119,21 +121,22 @@ std::vector<Vec3d> exact_at(const std::vector<Body<double>>& bodies, std::size_t
 }
 
 TEST(BarnesHutCpu, ErrorAgainstAllPairsOnRandomBodiesFallsWithTheta) {
-  const std::size_t n = 65536, samples = 1024;
+  const std::size_t n = 65536, samples = 512;
   const double softening = 1e-3;
   const std::vector<Body<double>> bodies = random_cube(n, 11);
   const std::vector<Vec3d> exact = exact_at(bodies, samples, softening);
   CpuBarnesHut<double> tree;
   double previous_median = 1.0;
-  for (const double theta : {0.9, 0.5, 0.25}) {
+  for (const double theta : {0.8, 0.5}) {
     GravityField<double> field;
     tree.compute(bodies, 1.0, softening, theta, false, field);
     std::vector<Vec3d> approximate(samples);
     for (std::size_t k = 0; k < samples; ++k) approximate[k] = field.acceleration[k * (n / samples)];
     const ErrorStatistics e = relative_errors(approximate, exact);
-    std::printf("theta %.2f: relative force error median %.2e, rms %.2e, 99th percentile %.2e, max %.2e; "
-                "%.0f pulls per body\n",
-                theta, e.median, e.rms, e.p99, e.max, double(field.interactions) / double(n));
+    std::printf(
+        "theta %.2f: relative force error median %.2e, rms %.2e, 99th percentile %.2e, max %.2e; "
+        "%.0f pulls per body\n",
+        theta, e.median, e.rms, e.p99, e.max, double(field.interactions) / double(n));
     EXPECT_LT(e.median, previous_median) << "a smaller opening angle must be more accurate";
     previous_median = e.median;
     if (theta == 0.5) {

@@ -66,15 +66,18 @@ TEST(NbodyKepler, EnergyStaysWithinOnePartPerMillionOverTenOrbits) {
       ParticleFrame frame;
       simulation->download(frame);
       const Vec3f separation = xyz(frame.position[1]) - xyz(frame.position[0]);
-      const double miss = std::sqrt(std::pow(separation.x - start.x, 2) + std::pow(separation.y - start.y, 2));
+      const double miss =
+          std::sqrt(std::pow(separation.x - start.x, 2) + std::pow(separation.y - start.y, 2));
       std::printf("after one period the separation misses its start by %.2e (of 1.5)\n", miss);
       EXPECT_LT(miss, 1e-3);
     }
   }
-  const double drift_per_orbit = std::abs(figure(simulation->step_figures(), "energy_change_relative")) / 10.0;
-  std::printf("largest |E - E0| / |E0|: %.2e in the first orbit, %.2e over ten; at apocentre after ten "
-              "orbits %.2e per orbit\n",
-              worst_first_orbit, worst, drift_per_orbit);
+  const double drift_per_orbit =
+      std::abs(figure(simulation->step_figures(), "energy_change_relative")) / 10.0;
+  std::printf(
+      "largest |E - E0| / |E0|: %.2e in the first orbit, %.2e over ten; at apocentre after ten "
+      "orbits %.2e per orbit\n",
+      worst_first_orbit, worst, drift_per_orbit);
   EXPECT_LT(drift_per_orbit, 1e-7);
   EXPECT_LT(worst, 1e-6);
   EXPECT_LT(worst, 1.5 * worst_first_orbit) << "no secular drift";
@@ -153,9 +156,9 @@ TEST(NbodyMomentum, AllPairsConservesLinearAndAngularMomentum) {
   simulation->download(frame);
   double moved = 0;
   for (std::size_t i = 0; i < frame.size(); ++i)
-    moved = std::max(moved, double(length_squared(xyz(frame.position[i]) - Vec3f{float(list.bodies[i].x.x),
-                                                                                       float(list.bodies[i].x.y),
-                                                                                       float(list.bodies[i].x.z)})));
+    moved = std::max(moved, double(length_squared(xyz(frame.position[i]) -
+                                                  Vec3f{float(list.bodies[i].x.x), float(list.bodies[i].x.y),
+                                                        float(list.bodies[i].x.z)})));
   EXPECT_GT(std::sqrt(moved), 0.05) << "the bodies moved, so the comparison means something";
 }
 
@@ -175,7 +178,8 @@ TEST(NbodyMomentum, BarnesHutKeepsMomentumToItsForceError) {
   params.dt = 0.01;
   auto simulation = make_cpu_nbody_simulation(setup_of(params, list));
   double scale = 0;
-  for (std::size_t i = 0; i < list.bodies.size(); ++i) scale += list.bodies[i].m * std::sqrt(dot(list.velocities[i], list.velocities[i]));
+  for (std::size_t i = 0; i < list.bodies.size(); ++i)
+    scale += list.bodies[i].m * std::sqrt(dot(list.velocities[i], list.velocities[i]));
   for (int s = 0; s < 20; ++s) simulation->step();
   const auto figures = simulation->step_figures();
   std::printf("Barnes-Hut momentum change after 20 steps: %.2e of sum m|v| = %.3f\n",

@@ -77,7 +77,8 @@ TEST(NbodySceneFiles, GalaxiesAreTwoDiscsApproaching) {
   EXPECT_EQ(scene.nbody.parameters.method, NbodyMethod::barnes_hut);
   ASSERT_EQ(scene.nbody.systems.size(), 2u);
   for (const BodySystem& s : scene.nbody.systems) EXPECT_EQ(s.model, BodySystem::Model::disc_galaxy);
-  EXPECT_LT(scene.nbody.systems[0].velocity.x * scene.nbody.systems[1].velocity.x, 0.0) << "head towards each other";
+  EXPECT_LT(scene.nbody.systems[0].velocity.x * scene.nbody.systems[1].velocity.x, 0.0)
+      << "head towards each other";
   // --particles 10,000 is shared in the scene's proportions (1:1), the central masses included.
   const NbodySetup setup = build_nbody_setup(scene, 10000);
   EXPECT_EQ(setup.size(), 10000u);
@@ -114,8 +115,8 @@ TEST(NbodySceneParse, SameSeedSameBodies) {
 }
 
 TEST(NbodySceneErrors, StepIsRequired) {
-  EXPECT_TRUE(fails_with("solver = \"nbody\"\n[nbody]\n[[nbody.system]]\nmodel = \"plummer\"\nbodies = 1\n", 2,
-                         "nbody.dt", "required key is missing"));
+  EXPECT_TRUE(fails_with("solver = \"nbody\"\n[nbody]\n[[nbody.system]]\nmodel = \"plummer\"\nbodies = 1\n",
+                         2, "nbody.dt", "required key is missing"));
 }
 
 TEST(NbodySceneErrors, UnknownMethod) {
@@ -124,7 +125,8 @@ TEST(NbodySceneErrors, UnknownMethod) {
 dt = 0.01
 method = "fmm"
 )",
-                         4, "nbody.method", "expected one of \"all_pairs\", \"all_pairs_naive\", \"barnes_hut\""));
+                         4, "nbody.method",
+                         "expected one of \"all_pairs\", \"all_pairs_naive\", \"barnes_hut\""));
 }
 
 TEST(NbodySceneErrors, ThetaOutOfRange) {
@@ -147,20 +149,21 @@ TEST(NbodySceneErrors, KeyOfAnotherModel) {
 }
 
 TEST(NbodySceneErrors, EccentricityMustBeBelowOne) {
-  EXPECT_TRUE(fails_with(kMinimal + "end = 1\n[[nbody.system]]\nmodel = \"two_body\"\neccentricity = 1.0\n", 11,
-                         "nbody.system[1].eccentricity", "expected a number in [0, 1)"));
+  EXPECT_TRUE(fails_with(kMinimal + "end = 1\n[[nbody.system]]\nmodel = \"two_body\"\neccentricity = 1.0\n",
+                         11, "nbody.system[1].eccentricity", "expected a number in [0, 1)"));
 }
 
 TEST(NbodySceneErrors, MassesAreTwoPositiveNumbers) {
   EXPECT_TRUE(fails_with(kMinimal + "end = 1\n[[nbody.system]]\nmodel = \"two_body\"\nmasses = [1.0]\n", 11,
                          "nbody.system[1].masses", "expected an array of 2 numbers > 0"));
-  EXPECT_TRUE(fails_with(kMinimal + "end = 1\n[[nbody.system]]\nmodel = \"two_body\"\nmasses = [1.0, -2]\n", 11,
-                         "nbody.system[1].masses", "got -2"));
+  EXPECT_TRUE(fails_with(kMinimal + "end = 1\n[[nbody.system]]\nmodel = \"two_body\"\nmasses = [1.0, -2]\n",
+                         11, "nbody.system[1].masses", "got -2"));
 }
 
 TEST(NbodySceneErrors, ZeroNormal) {
-  EXPECT_TRUE(fails_with(kMinimal + "end = 1\n[[nbody.system]]\nmodel = \"disc_galaxy\"\nbodies = 10\nnormal = [0, 0, 0]\n",
-                         12, "nbody.system[1].normal", "non-zero direction"));
+  EXPECT_TRUE(fails_with(
+      kMinimal + "end = 1\n[[nbody.system]]\nmodel = \"disc_galaxy\"\nbodies = 10\nnormal = [0, 0, 0]\n", 12,
+      "nbody.system[1].normal", "non-zero direction"));
 }
 
 TEST(NbodySceneErrors, FluidTablesDoNotApply) {

@@ -113,28 +113,14 @@ __global__ void summarize_nodes_kernel(
   }
 }
 
-// One thread per body, one walk per warp: the warp's 32 consecutive bodies (neighbours along the Morton
-// curve) share the opening decisions of their common box, so the warp never diverges in the tree.
 template <bool kWithPotential>
 __global__ void __launch_bounds__(kBlock)
     barnes_hut_kernel(BarnesHutTreeView<float> tree, float gravitational_constant, float eps2,
                       Vec4f* __restrict__ out /* out */, unsigned long long* interactions /* in, out */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  // Lanes past the end stand in for the last body, so every lane of the warp takes part in the walk.
-  const std::uint32_t body = i < tree.count ? i : tree.count - 1;
-  const Vec3f x = tree.bodies[body].x;
-  Vec3f lo = x, hi = x;
-  for (int offset = 16; offset > 0; offset /= 2) {
-    lo = {fminf(lo.x, __shfl_xor_sync(0xffffffffu, lo.x, offset)),
-          fminf(lo.y, __shfl_xor_sync(0xffffffffu, lo.y, offset)),
-          fminf(lo.z, __shfl_xor_sync(0xffffffffu, lo.z, offset))};
-    hi = {fmaxf(hi.x, __shfl_xor_sync(0xffffffffu, hi.x, offset)),
-          fmaxf(hi.y, __shfl_xor_sync(0xffffffffu, hi.y, offset)),
-          fmaxf(hi.z, __shfl_xor_sync(0xffffffffu, hi.z, offset))};
-  }
-  const GravityAtBody<float> g = barnes_hut_gravity<kWithPotential>(tree, body, eps2, lo, hi);
   unsigned count = 0;
   if (i < tree.count) {
+    const GravityAtBody<float> g = barnes_hut_gravity<kWithPotential>(tree, i, eps2);
     out[i] = make_vec4(g.acceleration * gravitational_constant, g.potential * gravitational_constant);
     count = g.interactions;
   }

@@ -3,7 +3,7 @@
 //   3. CUB radix sort of (code, body index)       -> 4. gather bodies, velocities, ids into Morton order
 //   5. radix tree, one thread per internal node (Karras 2012)
 //   6. node summaries bottom-up, one thread per leaf climbing with atomic counters (Karras 2012, sec. 4)
-//   7. one thread per body, one walk per warp for the box of its 32 bodies (barnes_hut_physics.h)
+//   7. one thread per body walks the tree (barnes_hut_physics.h)
 // The tree uses the single-source functions of morton.h, radix_tree.h and barnes_hut_physics.h, which the
 // CPU reference (barnes_hut_cpu.h) runs too.
 #pragma once

@@ -147,28 +147,19 @@ struct GravityAtBody {
   std::uint32_t interactions;  // body-body and body-node pulls summed
 };
 
-// Gravity on sorted body i from the whole tree, with the opening test made for a group of bodies: a node
-// stands in for its bodies only if it is far enough from every point of the group's box [group_lo,
-// group_hi]. For a group of one body (the box is the body) this is the classic per-body walk, which the CPU
-// runs; the GPU gives each warp its 32 Morton-neighbours' box, so all lanes take the same path through the
-// tree, read the same nodes (broadcast loads) and never diverge (Barnes 1990 grouped the walk the same way).
-// A group's test opens at least the nodes each of its bodies would open, so the error can only shrink.
-// A node's children are tested as soon as the node is opened: a leaf is summed exactly (and skipped for
-// the body itself), a far child is summed as its multipoles, and only a near child goes on the stack.
+// Gravity on sorted body i from the whole tree. A node's children are tested as soon as the node is opened:
+// a leaf is summed exactly (and skipped for the body itself), a far child is summed as its multipoles, and
+// only a near child goes on the stack, so accepted nodes never make the round trip through it.
 template <bool kWithPotential, typename T>
-SURGE_HD GravityAtBody<T> barnes_hut_gravity(const BarnesHutTreeView<T>& tree, std::uint32_t i, T eps2,
-                                             Vec3<T> group_lo, Vec3<T> group_hi) {
+SURGE_HD GravityAtBody<T> barnes_hut_gravity(const BarnesHutTreeView<T>& tree, std::uint32_t i, T eps2) {
   GravityAtBody<T> out{{T(0), T(0), T(0)}, T(0), 0u};
   const Vec3<T> x_i = tree.bodies[i].x;
   if (tree.count < 2) return out;
-  // Pulls node `node` if it is far enough from the group; says whether it must be opened instead.
+  // Pulls node `node` if it is far enough; says whether it must be opened instead.
   const auto far_enough = [&](std::int32_t node) {
     const NodeMoments<T> moments = tree.nodes[node];
-    const Vec3<T> c = moments.monopole.x;
-    const Vec3<T> gap{max_of(T(0), max_of(group_lo.x - c.x, c.x - group_hi.x)),
-                      max_of(T(0), max_of(group_lo.y - c.y, c.y - group_hi.y)),
-                      max_of(T(0), max_of(group_lo.z - c.z, c.z - group_hi.z))};
-    if (!(dot(gap, gap) > moments.open2)) return false;
+    const Vec3<T> r = moments.monopole.x - x_i;
+    if (!(dot(r, r) > moments.open2)) return false;
     add_pair_acceleration(x_i, moments.monopole, eps2, out.acceleration);
     if constexpr (kWithPotential) out.potential += pair_potential(x_i, moments.monopole, eps2);
     add_quadrupole_pull<kWithPotential>(x_i, moments, eps2, out.acceleration, out.potential);
@@ -196,13 +187,6 @@ SURGE_HD GravityAtBody<T> barnes_hut_gravity(const BarnesHutTreeView<T>& tree, s
     }
   }
   return out;
-}
-
-// The per-body walk: the group is the body itself.
-template <bool kWithPotential, typename T>
-SURGE_HD GravityAtBody<T> barnes_hut_gravity(const BarnesHutTreeView<T>& tree, std::uint32_t i, T eps2) {
-  const Vec3<T> x_i = tree.bodies[i].x;
-  return barnes_hut_gravity<kWithPotential>(tree, i, eps2, x_i, x_i);
 }
 
 }  // namespace surge

@@ -140,19 +140,16 @@ TEST(NbodyGpuBarnesHut, ForceErrorAtThetaHalfOn64KRandomBodies) {
   EXPECT_LT(e.p99, 1e-2);
   for (const Vec4f& a : tree.field) ASSERT_TRUE(std::isfinite(a.x + a.y + a.z));
 
-  // The CPU tree in float over the same bodies builds the same tree but walks it per body; the GPU walks it
-  // per warp, opening every node any of the warp's 32 bodies would open. So the GPU sums at least as many
-  // pulls and its error is no larger (up to rounding).
+  // The CPU tree in float over the same bodies: same Morton codes, same tree, so the same forces up to
+  // rounding (rsqrtf, contractions) and the same work up to opening decisions on the edge.
   CpuBarnesHut<float> cpu_tree;
   GravityField<float> cpu;
   cpu_tree.compute(bodies, 1.0f, 1e-3f, 0.5f, false, cpu);
-  const Errors cpu_error = relative_errors(cpu.acceleration, exact.field);
-  std::printf("CPU tree (per-body walk, float): median %.2e, 99th percentile %.2e; pulls %llu (GPU %llu)\n",
-              cpu_error.median, cpu_error.p99, (unsigned long long)cpu.interactions,
-              (unsigned long long)tree.interactions);
-  EXPECT_GE(tree.interactions, cpu.interactions);
-  EXPECT_LE(e.median, 1.02 * cpu_error.median);
-  EXPECT_LT(cpu_error.median, 1e-3) << "the per-body walk meets the bound too";
+  const Errors gpu_vs_cpu = relative_errors(tree.field, cpu.acceleration);
+  std::printf("GPU tree vs CPU tree (float): median %.1e, max %.1e; pulls %llu vs %llu\n", gpu_vs_cpu.median,
+              gpu_vs_cpu.max, (unsigned long long)tree.interactions, (unsigned long long)cpu.interactions);
+  EXPECT_LT(gpu_vs_cpu.median, 1e-5);
+  EXPECT_NEAR(double(tree.interactions), double(cpu.interactions), 1e-3 * double(cpu.interactions));
 }
 
 double figure(const std::vector<NamedValue>& figures, const std::string& name) {

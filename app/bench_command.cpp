@@ -49,6 +49,7 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const Bench
   run.seconds = seconds;
   run.stages = simulation.stage_times();
   run.parameters = simulation.parameters();
+  // Figures after the clock stopped: some (energies) cost a gravity pass of their own.
   run.figures = simulation.step_figures();
   // The bus traffic of the steps themselves: the benchmark's own status readback is not part of a step.
   for (const auto& [key, entry] : simulation.ledger().entries()) {

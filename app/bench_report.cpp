@@ -8,6 +8,7 @@
 #include <type_traits>
 #include <variant>
 
+#include "app/figure_report.h"
 #include "app/machine_info.h"
 #include "app/number_format.h"
 #include "app/stage_report.h"
@@ -73,6 +74,26 @@ nlohmann::ordered_json parameters_json(const std::vector<NamedValue>& parameters
   return json;
 }
 
+// Figures are measurements, not settings: doubles as computed (a count such as 2^36 pairs must not be rounded
+// to the float decimal 68719480000).
+nlohmann::ordered_json figures_json(const std::vector<NamedValue>& figures) {
+  nlohmann::ordered_json json = nlohmann::ordered_json::object();
+  for (const NamedValue& figure : figures) {
+    std::visit(
+        [&](const auto& value) {
+          using T = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<T, Vec3f>) {
+            json[figure.name] =
+                nlohmann::ordered_json::array({double(value.x), double(value.y), double(value.z)});
+          } else {
+            json[figure.name] = value;
+          }
+        },
+        figure.value);
+  }
+  return json;
+}
+
 nlohmann::ordered_json machine_json() {
   const MachineInfo machine = query_machine();
   return {{"hostname", machine.hostname},
@@ -98,19 +119,24 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
   for (const StageShare& stage : stage_shares(run.stages)) {
     stages[stage.name] = {{"ms_per_step", stage.ms_per_step}, {"share", stage.share}};
   }
-  return {{"particles", run.fluid_particles},
-          {"boundary_particles", run.boundary_particles},
-          {"backend", run.backend},
-          {"steps", run.steps},
-          {"ms_per_step", run.ms_per_step()},
-          {"particle_steps_per_s", run.particle_steps_per_s()},
-          {"stages", stages},
-          {"bus_bytes_per_step", run.bus_bytes_per_step()},
-          {"bus_gb_per_s", run.bus_gb_per_s()},
-          {"speedup_over_cpu", run.speedup_over_cpu > 0 ? nlohmann::ordered_json(run.speedup_over_cpu)
-                                                        : nlohmann::ordered_json(nullptr)},
-          {"figures", parameters_json(run.figures)},
-          {"parameters", parameters_json(run.parameters)}};
+  nlohmann::ordered_json json = {
+      {"particles", run.fluid_particles},
+      {"boundary_particles", run.boundary_particles},
+      {"backend", run.backend},
+      {"steps", run.steps},
+      {"ms_per_step", run.ms_per_step()},
+      {"particle_steps_per_s", run.particle_steps_per_s()},
+      {"stages", stages},
+      {"bus_bytes_per_step", run.bus_bytes_per_step()},
+      {"bus_gb_per_s", run.bus_gb_per_s()},
+      {"speedup_over_cpu", run.speedup_over_cpu > 0 ? nlohmann::ordered_json(run.speedup_over_cpu)
+                                                    : nlohmann::ordered_json(nullptr)},
+      {"parameters", parameters_json(run.parameters)}};
+  if (!run.figures.empty()) {
+    json["figures"] = figures_json(run.figures);
+    json["rates"] = figures_json(rates_of(run.figures, run.steps, run.seconds));
+  }
+  return json;
 }
 
 }  // namespace
@@ -147,6 +173,14 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
   if (!means.empty())
     out << std::setw(kCountWidth) << ""
         << "  per step:" << means << '\n';
+  const std::vector<NamedValue> rates = rates_of(run.figures, run.steps, run.seconds);
+  if (!rates.empty()) {
+    out << std::setw(kCountWidth) << ""
+        << "  rates:";
+    for (const NamedValue& rate : rates)
+      out << "  " << rate.name << ' ' << engineering(std::get<double>(rate.value));
+    out << '\n';
+  }
   out << std::flush;
 }
 

@@ -35,6 +35,7 @@ struct BenchRun {
 };
 
 void print_bench_header(std::ostream& out);
+// The row, then one line of rates for solvers that report work per step (figure_report.h).
 void print_bench_row(std::ostream& out, const BenchRun& run);
 
 struct BenchRecord {

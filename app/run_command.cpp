@@ -132,11 +132,12 @@ int run_scene(const RunOptions& options) {
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish(status.step, status.time_s);
 
-  print_run_summary(
-      std::cout,
-      {scene.name, backend.description, simulation.fluid_count(), simulation.boundary_count(), status.step,
-       status.time_s, wall_s, frames.seconds_spent(), simulation.stage_times(), frames.frames_written(),
-       frames.location(), simulation.ledger().total_bytes(), simulation.step_figures()});
+  // Bus bytes of the run itself, before the figures' own readback.
+  const std::size_t bus_bytes = simulation.ledger().total_bytes();
+  print_run_summary(std::cout,
+                    {scene.name, backend.description, simulation.fluid_count(), simulation.boundary_count(),
+                     status.step, status.time_s, wall_s, frames.seconds_spent(), simulation.stage_times(),
+                     frames.frames_written(), frames.location(), bus_bytes, simulation.step_figures()});
   return kExitSuccess;
 }
 

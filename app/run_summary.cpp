@@ -2,6 +2,7 @@
 
 #include <iomanip>
 
+#include "app/figure_report.h"
 #include "app/number_format.h"
 #include "app/stage_report.h"
 
@@ -53,6 +54,10 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   }
   row(out, "bus traffic") << with_thousands(std::int64_t(s.bus_bytes)) << " bytes ("
                           << binary_bytes(s.bus_bytes) << ")\n";
+  if (!s.figures.empty()) {
+    out << "  at the end\n";
+    print_figures(out, s.figures, kLabelWidth + 8);
+  }
 }
 
 }  // namespace surge::app

@@ -4,6 +4,7 @@
 
 #include "sim/backend/hybrid_simulation.h"
 #include "sim/backend/incompressible_simulation.h"
+#include "sim/nbody/nbody_simulation.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -24,6 +25,10 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
     const SphSetup setup = build_setup(scene, options.particles_override);
     return device == Device::gpu ? make_cuda_pbf_simulation(setup, scene.pbf, options.index_build)
                                  : make_cpu_pbf_simulation(setup, scene.pbf);
+  }
+  if (scene.solver == "nbody") {
+    const NbodySetup setup = build_nbody_setup(scene, options.particles_override);
+    return device == Device::gpu ? make_cuda_nbody_simulation(setup) : make_cpu_nbody_simulation(setup);
   }
   // The loader accepts only solvers listed here; reaching this is a bug, not bad input.
   throw std::logic_error("make_simulation: no backend for solver '" + scene.solver + "'");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/vec.h"
+#include "sim/nbody/nbody_scene.h"
 #include "sim/sph/kernels.h"
 #include "sim/sph/solver_parameters.h"
 
@@ -78,6 +79,9 @@ struct Scene {
   float cfl = 0.25f;      // Courant number for dt = cfl * h / (c0 + v_max) (dimensionless)
   float dt_max = 1e-3f;   // [s]
   float dt_min = 1e-7f;   // [s]; an adaptive step below this is a collapse and ends the run
+
+  // [nbody]: only for solver = "nbody", which reads no [domain], [resolution] or [fluid]
+  NbodySceneSettings nbody;
 
   // [output]
   std::string output_dir;            // relative to the working directory

@@ -542,3 +542,48 @@ TEST_F(Cli, BenchHelpListsTheLessonSwitches) {
 }
 
 }  // namespace
+
+// ---- Gravity (solver = "nbody")
+
+TEST_F(Cli, NbodyRunEndsWithEnergiesAndNoBusTraffic) {
+  const fs::path kepler = fs::path(SURGE_SOURCE_DIR) / "scenes" / "kepler.toml";
+  const Result r = surge({"run", kepler.string(), "--backend", "cpu", "--steps", "2000", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* figure : {"total_energy", "energy_change_relative", "virial_ratio", "linear_momentum",
+                             "angular_momentum", "pair_interactions_per_step"}) {
+    EXPECT_TRUE(contains(r.out, figure));
+  }
+  EXPECT_TRUE(contains(r.out, "2 fluid + 0 boundary"));
+  EXPECT_TRUE(contains(r.out, "bus traffic       0 bytes"));
+}
+
+TEST_F(Cli, NbodyBenchReportsPairInteractionsPerSecond) {
+  const fs::path plummer = fs::path(SURGE_SOURCE_DIR) / "scenes" / "plummer.toml";
+  const Result r = surge({"bench", plummer.string(), "--backend", "cpu", "--particles", "512", "--steps", "2",
+                          "--warmup", "1", "--json", "bench.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "pair_interactions_per_s"));
+  EXPECT_TRUE(contains(r.out, "flops_per_s"));
+  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json& run = result["runs"][0];
+  EXPECT_EQ(run["particles"], 512);
+  EXPECT_EQ(run["figures"]["pair_interactions_per_step"].get<double>(), 512.0 * 512.0);
+  EXPECT_EQ(run["figures"]["flops_per_step"].get<double>(), 20.0 * 512.0 * 512.0);
+  const double seconds_per_step = run["ms_per_step"].get<double>() / 1e3;
+  EXPECT_NEAR(run["rates"]["pair_interactions_per_s"].get<double>(), 512.0 * 512.0 / seconds_per_step,
+              1e-6 * 512.0 * 512.0 / seconds_per_step);
+  EXPECT_EQ(run["parameters"]["method"], "all_pairs");
+}
+
+TEST_F(Cli, NbodyBadStepIsRejected) {
+  expect_rejected(
+      "solver = \"nbody\"\n[nbody]\ndt = -1\n[[nbody.system]]\nmodel = \"plummer\"\nbodies = 10\n", 3,
+      "nbody.dt");
+}
+
+TEST_F(Cli, NbodyParticlesCannotResizeATwoBodyScene) {
+  const fs::path kepler = fs::path(SURGE_SOURCE_DIR) / "scenes" / "kepler.toml";
+  const Result r = surge({"run", kepler.string(), "--backend", "cpu", "--particles", "100", "--steps", "1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--particles cannot apply"));
+}

@@ -54,9 +54,18 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   }
   row(out, "bus traffic") << with_thousands(std::int64_t(s.bus_bytes)) << " bytes ("
                           << binary_bytes(s.bus_bytes) << ")\n";
-  if (!s.figures.empty()) {
+  // The last step's figures; the tallied means and maxima are printed above.
+  std::vector<NamedValue> last;
+  for (const NamedValue& f : s.figures) {
+    const auto ends_with = [&](const char* suffix) {
+      const std::string tail(suffix);
+      return f.name.size() > tail.size() && f.name.compare(f.name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    if (!ends_with("_mean") && !ends_with("_max")) last.push_back(f);
+  }
+  if (!last.empty()) {
     out << "  at the end\n";
-    print_figures(out, s.figures, kLabelWidth + 8);
+    print_figures(out, last, kLabelWidth + 8);
   }
 }
 

@@ -145,6 +145,32 @@ __global__ void advance_clock(DeviceStepState* state) {
 
 // Events around each stage of every step; read back (and summed) only when asked, so timing adds no
 // synchronisation to the step.
+// The renderer's view of the fluid: positions and one scalar per particle, into buffers it owns.
+__global__ void write_render_attributes(std::uint32_t n, const Vec4f* __restrict__ position,
+                                        const Vec4f* __restrict__ velocity, const float* __restrict__ density,
+                                        const float* __restrict__ pressure, ParticleScalar scalar,
+                                        Vec4f* __restrict__ d_position /* out */,
+                                        float* __restrict__ d_scalar /* out, may be null */) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  d_position[i] = position[i];
+  if (!d_scalar) return;
+  switch (scalar) {
+    case ParticleScalar::speed:
+      d_scalar[i] = sqrtf(length_squared(xyz(velocity[i])));
+      break;
+    case ParticleScalar::density:
+      d_scalar[i] = density[i];
+      break;
+    case ParticleScalar::pressure:
+      d_scalar[i] = pressure[i];
+      break;
+    case ParticleScalar::none:
+      d_scalar[i] = 0.0f;
+      break;
+  }
+}
+
 class StageEvents {
  public:
   static constexpr int kMarks = kStageCount + 1;
@@ -297,6 +323,18 @@ class CudaSimulation final : public Simulation {
     copy_to_host(frame.id, id_, ledger_, "export frame");
     frame.time_s = st.time_s;
     frame.step = st.step;
+  }
+
+  bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
+    if (n_ > 0) {
+      write_render_attributes<<<blocks_for(n_), kBlock, 0, stream_>>>(
+          n_, position_.data(), velocity_.data(), density_.data(), pressure_.data(), targets.scalar,
+          targets.d_position, targets.d_scalar);
+      SURGE_CUDA_CHECK_LAUNCH("write_render_attributes");
+    }
+    // The caller unmaps the GL buffers next, on another stream: the writes must be done by then.
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return true;
   }
 
   StageTimes stage_times() override {

@@ -35,8 +35,8 @@ int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, Ru
   if (bench.parsed()) return run_bench(bench_options);
   if (!run.parsed()) {
     run_options.scene_path = default_scene();
-    std::cout << "surge: this build has no viewer yet; running " << run_options.scene_path.string()
-              << " headless (see `" << app.get_name() << " --help`)\n";
+    std::cout << "surge: running " << run_options.scene_path.string() << " headless (`" << app.get_name()
+              << " view` opens a window; see `" << app.get_name() << " --help`)\n";
   }
   return run_scene(run_options);
 }

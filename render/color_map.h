@@ -28,6 +28,6 @@ std::vector<unsigned char> sample_color_map(int samples);
 
 inline constexpr Rgb kFixedParticleColor{0.16f, 0.45f, 0.86f};
 inline constexpr Rgb kBoundaryParticleColor{0.55f, 0.55f, 0.58f};
-inline constexpr Rgb kBackgroundColor{0.09f, 0.10f, 0.12f};
+inline constexpr Rgb kBackgroundColor{0.20f, 0.21f, 0.24f};
 
 }  // namespace surge::render

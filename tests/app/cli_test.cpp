@@ -268,7 +268,7 @@ TEST_F(Cli, NoSubcommandRunsTheWorkingDirectorysDamBreak) {
   write("scenes/dam_break.toml", kTinyScene);
   const Result r = surge({});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "no viewer"));
+  EXPECT_TRUE(contains(r.out, "headless"));
   EXPECT_TRUE(contains(r.out, "summary: tiny"));
 }
 
@@ -430,6 +430,68 @@ TEST_F(Cli, BenchAcceptsBothIndexBuilds) {
     EXPECT_EQ(r.exit_code, 0) << build << ": " << r.err;
     EXPECT_NE(r.out.find("cpu"), std::string::npos) << r.out;
   }
+}
+
+// ---- Offscreen frames (surge run --render / --video)
+
+// Width and height from a PNG file's IHDR chunk; {0, 0} when it is not a PNG.
+std::pair<int, int> png_size(const fs::path& file) {
+  const std::string bytes = read_file(file);
+  if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 ||
+      bytes.compare(12, 4, "IHDR") != 0) {
+    return {0, 0};
+  }
+  auto big_endian = [&](std::size_t at) {
+    int value = 0;
+    for (std::size_t k = 0; k < 4; ++k) value = (value << 8) | static_cast<unsigned char>(bytes[at + k]);
+    return value;
+  };
+  return {big_endian(16), big_endian(20)};
+}
+
+TEST_F(Cli, RunRenderWritesNumberedPngsOfTheRequestedSize) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "10", "--every", "5", "--render",
+                          "pictures", "--size", "96x64", "--color-by", "pressure", "--camera", "front"});
+  if (!SURGE_TEST_RENDER) {
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(contains(r.err, "without the OpenGL renderer"));
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (int frame = 0; frame < 3; ++frame) {
+    const fs::path png = dir_ / "pictures" / ("tiny_00000" + std::to_string(frame) + ".png");
+    EXPECT_EQ(png_size(png), std::make_pair(96, 64)) << png;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "pictures" / "tiny_000003.png")) << "steps 0, 5 and 10 only";
+  for (const auto& entry : fs::directory_iterator(dir_ / "pictures")) {
+    EXPECT_EQ(entry.path().extension(), ".png") << "a temporary file was left: " << entry.path();
+  }
+  EXPECT_TRUE(contains(r.out, "rendered 3 frames at 96x64"));
+}
+
+TEST_F(Cli, RunRenderRejectsABadSizeBeforeWritingAnything) {
+  write("tiny.toml", kTinyScene);
+  const Result r =
+      surge({"run", "tiny.toml", "--backend", "cpu", "--render", "pictures", "--size", "96by64"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--size '96by64'"));
+  EXPECT_FALSE(fs::exists(dir_ / "pictures"));
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Cli, VideoWithoutFfmpegSaysSoAndWritesNothing) {
+  write("tiny.toml", kTinyScene);
+  // A PATH with no ffmpeg on it.
+  const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (dir_ / "empty-bin").c_str(), 1);
+  const Result r =
+      surge({"run", "tiny.toml", "--backend", "cpu", "--render", "pictures", "--video", "run.mp4"});
+  setenv("PATH", saved_path.c_str(), 1);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "ffmpeg is not installed"));
+  EXPECT_FALSE(fs::exists(dir_ / "pictures"));
+  EXPECT_FALSE(fs::exists(dir_ / "run.mp4"));
 }
 
 }  // namespace

@@ -5,11 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "app/render_options.h"
+
 namespace CLI {
 class App;
 }
 
 namespace surge::app {
+
+// Frames are timed at 1920x1080 unless --size says otherwise.
+inline RenderOptions full_hd_look() {
+  RenderOptions look;
+  look.size = "1920x1080";
+  return look;
+}
 
 struct BenchOptions {
   std::filesystem::path scene_path;
@@ -20,6 +29,8 @@ struct BenchOptions {
   std::filesystem::path json_path;    // empty: no JSON
   std::string index_build = "radix";  // GPU cell index: "radix" (sort) or "counting" (atomics + scan)
   std::string command_line;           // recorded in the JSON, so a result can be reproduced
+  bool render = false;                // also time frames: step + sphere rendering offscreen
+  RenderOptions look = full_hd_look();
 };
 
 CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options);

@@ -7,6 +7,7 @@
 #include "app/bench_command.h"
 #include "app/exit_codes.h"
 #include "app/run_command.h"
+#include "app/view_command.h"
 #include "sim/scene/scene.h"
 
 namespace {
@@ -30,9 +31,13 @@ std::string command_line(int argc, char** argv) {
   return line;
 }
 
-int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, RunOptions& run_options,
-             const BenchOptions& bench_options) {
+int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, const CLI::App& view,
+             RunOptions& run_options, const BenchOptions& bench_options, ViewOptions view_options) {
   if (bench.parsed()) return run_bench(bench_options);
+  if (view.parsed()) {
+    if (view_options.scene_path.empty()) view_options.scene_path = default_scene();
+    return run_view(view_options);
+  }
   if (!run.parsed()) {
     run_options.scene_path = default_scene();
     std::cout << "surge: running " << run_options.scene_path.string() << " headless (`" << app.get_name()
@@ -54,6 +59,8 @@ int main(int argc, char** argv) {
   bench_options.command_line = command_line(argc, argv);
   const CLI::App* run = add_run_command(app, run_options);
   const CLI::App* bench = add_bench_command(app, bench_options);
+  ViewOptions view_options;
+  const CLI::App* view = add_view_command(app, view_options);
   // Set after the subcommands exist, which would otherwise inherit it.
   app.footer("With no command, runs scenes/dam_break.toml headless.");
 
@@ -65,7 +72,7 @@ int main(int argc, char** argv) {
   }
 
   try {
-    return dispatch(app, *run, *bench, run_options, bench_options);
+    return dispatch(app, *run, *bench, *view, run_options, bench_options, view_options);
   } catch (const surge::SceneError& e) {
     std::cerr << e.what() << '\n';
     return kExitBadInput;

@@ -494,4 +494,17 @@ TEST_F(Cli, VideoWithoutFfmpegSaysSoAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir_ / "run.mp4"));
 }
 
+TEST_F(Cli, ViewWithoutADisplaySuggestsOffscreenFrames) {
+  const std::string saved_display = std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "";
+  const std::string saved_wayland = std::getenv("WAYLAND_DISPLAY") ? std::getenv("WAYLAND_DISPLAY") : "";
+  unsetenv("DISPLAY");
+  unsetenv("WAYLAND_DISPLAY");
+  const Result r = surge({"view", kDamBreak.string()});
+  if (!saved_display.empty()) setenv("DISPLAY", saved_display.c_str(), 1);
+  if (!saved_wayland.empty()) setenv("WAYLAND_DISPLAY", saved_wayland.c_str(), 1);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "needs a display"));
+  EXPECT_TRUE(contains(r.err, "surge run SCENE --render"));
+}
+
 }  // namespace

@@ -69,6 +69,16 @@ void OrbitCamera::pan(float right_fraction, float up_fraction) {
   target += (right_fraction * visible_height) * right + (up_fraction * visible_height) * up;
 }
 
+Vec3f OrbitCamera::point_on_target_plane(float ndc_x, float ndc_y, float aspect) const {
+  const Vec3f forward = normalized(target - eye());
+  const Vec3f right = normalized(cross(forward, kUp));
+  const Vec3f up = cross(right, forward);
+  const float half_height = std::tan(0.5f * fov_y_deg * kDegree);
+  // A ray whose component along `forward` is 1 reaches the plane after `distance`.
+  const Vec3f ray = forward + (ndc_x * half_height * aspect) * right + (ndc_y * half_height) * up;
+  return eye() + distance * ray;
+}
+
 void OrbitCamera::zoom(float factor) {
   distance = std::max(distance * factor, 1e-4f);
 }

@@ -34,6 +34,9 @@ class OrbitCamera {
   void pan(float right_fraction, float up_fraction);
   // factor < 1 moves closer.
   void zoom(float factor);
+  // The point under the pointer on the plane through the target facing the camera; ndc in [-1, 1]
+  // (x right, y up), aspect = width / height.
+  Vec3f point_on_target_plane(float ndc_x, float ndc_y, float aspect) const;
 };
 
 }  // namespace surge::render

@@ -118,6 +118,7 @@ std::string timestamp() {
 
 constexpr const char* kHelpText =
     "Mouse: left drag orbit, right or middle drag pan, wheel zoom\n"
+    "Shift or Ctrl + left drag: stir the fluid (a hand that drags it along)\n"
     "Space        pause / run\n"
     "N            one step (while paused)\n"
     "Backspace    restart the scene\n"
@@ -246,6 +247,12 @@ int run_viewer(const ViewOptions& options) {
     auto last_frame = Clock::now();
     std::size_t ledger_bytes_last = 0;
     double bus_bytes_per_frame = 0.0;
+    bool stirring = false;
+    Vec3f last_hand_point{};
+    auto default_hand_radius = [&] {
+      return 0.1f * std::sqrt(length_squared(session->look.domain_max - session->look.domain_min));
+    };
+    float hand_radius = default_hand_radius();
 
     long particles_now = options.particles;
     auto restart = [&](const Scene& next, long particles) {
@@ -257,6 +264,8 @@ int run_viewer(const ViewOptions& options) {
       edits = EditableParameters::from(scene, session->backend.simulation->fluid_count());
       reset_colors();
       ledger_bytes_last = 0;
+      hand_radius = default_hand_radius();
+      stirring = false;
     };
     auto toggle_fullscreen = [&] {
       fullscreen = !fullscreen;
@@ -339,7 +348,31 @@ int run_viewer(const ViewOptions& options) {
       ImGui::NewFrame();
 
       // ---- [Input]
-      if (!io.WantCaptureMouse) {
+      // Shift or Ctrl + left drag: the stirring hand, on the plane through the camera target, moving as
+      // fast as the pointer (at most the scene's largest expected speed).
+      const bool stirring_now = !io.WantCaptureMouse && ImGui::IsMouseDown(ImGuiMouseButton_Left) &&
+                                (io.KeyShift || io.KeyCtrl) && io.DisplaySize.x > 0 && io.DisplaySize.y > 0;
+      if (stirring_now) {
+        const float ndc_x = 2.0f * io.MousePos.x / io.DisplaySize.x - 1.0f;
+        const float ndc_y = 1.0f - 2.0f * io.MousePos.y / io.DisplaySize.y;
+        const Vec3f point = camera.point_on_target_plane(ndc_x, ndc_y, io.DisplaySize.x / io.DisplaySize.y);
+        Stirring hand;
+        hand.center = point;
+        hand.radius = hand_radius;
+        if (stirring && frame_s > 0) {
+          hand.velocity = (1.0f / float(frame_s)) * (point - last_hand_point);
+          const float speed = std::sqrt(length_squared(hand.velocity)),
+                      limit = session->look.speed_of_sound / 10.0f;
+          if (speed > limit) hand.velocity = (limit / speed) * hand.velocity;
+        }
+        last_hand_point = point;
+        stirring = true;
+        if (!simulation.set_stirring(hand)) last_message = "this solver has no stirring hand";
+      } else if (stirring) {
+        stirring = false;
+        simulation.set_stirring(Stirring{});
+      }
+      if (!io.WantCaptureMouse && !stirring_now) {
         const ImVec2 delta = io.MouseDelta;
         if (ImGui::IsMouseDown(ImGuiMouseButton_Left)) camera.orbit(-0.3f * delta.x, 0.3f * delta.y);
         if (ImGui::IsMouseDown(ImGuiMouseButton_Right) || ImGui::IsMouseDown(ImGuiMouseButton_Middle)) {
@@ -395,6 +428,8 @@ int run_viewer(const ViewOptions& options) {
           ImGui::SameLine();
           if (ImGui::Button("Restart")) restart_now = true;
           ImGui::SliderInt("steps/frame", &steps_per_frame, 1, 64);
+          ImGui::DragFloat("hand radius", &hand_radius, 0.001f, 0.001f, 10.0f, "%.3f m");
+          ImGui::TextDisabled("Shift + drag: stir the fluid");
           if (ImGui::Button("Screenshot")) take_screenshot = true;
           ImGui::SameLine();
           if (ImGui::Button(recording ? "Stop recording" : "Record")) toggle_recording = true;

@@ -342,6 +342,11 @@ class CudaSimulation final : public Simulation {
     return times_;
   }
   std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
+  // The kernels take params_ by value at each launch, so the next step sees the new hand.
+  bool set_stirring(const Stirring& stirring) override {
+    params_.stirring = stirring;
+    return true;
+  }
   void reset_timers() override {
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     events_.discard();

@@ -108,6 +108,12 @@ class Simulation {
     (void)targets;
     return false;
   }
+  // Sets the stirring hand (sim/sph/sph_setup.h) for the following steps; radius 0 turns it off.
+  // Returns false for a solver without one.
+  virtual bool set_stirring(const Stirring& stirring) {
+    (void)stirring;
+    return false;
+  }
   TransferLedger& ledger() { return ledger_; }
 
  protected:

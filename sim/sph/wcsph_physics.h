@@ -53,6 +53,17 @@ struct ParticleAcceleration {
   Vec3f xsph{};          // XSPH velocity correction [m/s], already scaled by epsilon
 };
 
+// The stirring hand's pull: a relaxation of the particle's velocity towards the hand's,
+// a = w (u - v) / tau, with weight w = (1 - d^2/R^2)^2 falling smoothly to zero at the radius R.
+// Stable for dt < tau (explicit relaxation), and bounded by |u - v| / tau.
+SURGE_HD Vec3f stirring_acceleration(const Stirring& stirring, Vec3f x, Vec3f v) {
+  if (stirring.radius <= 0.0f) return {};
+  const float q2 = length_squared(x - stirring.center) / (stirring.radius * stirring.radius);
+  if (q2 >= 1.0f) return {};
+  const float weight = (1.0f - q2) * (1.0f - q2);
+  return (weight / stirring.response_time) * (stirring.velocity - v);
+}
+
 template <typename Kernel>
 SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const SphParameters& params,
                                                    const GridGeometry& grid, const FluidFields& fluid,
@@ -68,7 +79,7 @@ SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const S
   const float support2 = params.support * params.support;
 
   ParticleAcceleration out;
-  out.acceleration = params.gravity;
+  out.acceleration = params.gravity + stirring_acceleration(params.stirring, x_i, v_i);
   for_each_neighbor(grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float r = sqrtf(r2);

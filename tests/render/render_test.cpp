@@ -273,5 +273,18 @@ TEST(Camera, FramingKeepsTheWholeBoxInView) {
   EXPECT_FALSE(parse_camera_preset("diagonal").has_value());
 }
 
+TEST(Camera, PointUnderThePointerProjectsBackToIt) {
+  const OrbitCamera camera = OrbitCamera::framing({0, 0, 0}, {1, 0.5f, 0.6f}, CameraPreset::perspective);
+  const float aspect = 1.5f;
+  const Mat4 clip_from_world = camera.projection(aspect) * camera.view();
+  for (const auto& [x, y] : {std::pair{0.0f, 0.0f}, std::pair{0.5f, -0.25f}, std::pair{-0.9f, 0.8f}}) {
+    const Vec3f p = camera.point_on_target_plane(x, y, aspect);
+    const Vec4 clip = clip_from_world * Vec4{p.x, p.y, p.z, 1.0f};
+    EXPECT_NEAR(clip.x / clip.w, x, 1e-4f);
+    EXPECT_NEAR(clip.y / clip.w, y, 1e-4f);
+    EXPECT_NEAR(clip.w, camera.distance, 1e-4f) << "on the plane through the target";
+  }
+}
+
 }  // namespace
 }  // namespace surge::render

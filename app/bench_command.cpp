@@ -41,8 +41,8 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const Bench
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   check_stable(status, simulation.fluid_count());
 
-  return {simulation.fluid_count(), simulation.boundary_count(), backend, options.steps, seconds,
-          simulation.stage_times(), simulation.parameters()};
+  return {simulation.fluid_count(), simulation.boundary_count(), backend,     options.steps, seconds,
+          simulation.stage_times(), simulation.parameters(),     std::nullopt};
 }
 
 }  // namespace
@@ -80,12 +80,14 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
 }
 
 #if SURGE_HAVE_RENDER
-void print_frame_bench(const FrameBenchResult& result, const RenderOptions& look) {
+BenchFrames print_frame_bench(const FrameBenchResult& result, const RenderOptions& look) {
   std::printf(
       "  frames at %dx%d: %.3f ms/frame (%.1f fps), of which feeding and drawing %.3f ms; "
       "bus bytes per frame %.0f\n  (%s)\n",
       look.width, look.height, result.frame_ms, 1e3 / result.frame_ms, result.draw_ms,
       result.bus_bytes_per_frame, result.path.c_str());
+  return {look.width, look.height, result.frames, result.frame_ms, result.draw_ms, result.bus_bytes_per_frame,
+          result.path};
 }
 #endif
 
@@ -120,9 +122,10 @@ int run_bench(const BenchOptions& options) {
 #if SURGE_HAVE_RENDER
     if (options.render) {
       std::cout << std::flush;
-      print_frame_bench(measure_frames(*backend.simulation, scene, count, look, options.steps,
-                                       backend.gpu ? backend.gpu->device : -1, std::cerr),
-                        look);
+      record.runs.back().frames =
+          print_frame_bench(measure_frames(*backend.simulation, scene, count, look, options.steps,
+                                           backend.gpu ? backend.gpu->device : -1, std::cerr),
+                            look);
       std::fflush(stdout);
     }
 #endif

@@ -96,14 +96,26 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
   for (const StageShare& stage : stage_shares(run.stages)) {
     stages[stage.name] = {{"ms_per_step", stage.ms_per_step}, {"share", stage.share}};
   }
-  return {{"particles", run.fluid_particles},
-          {"boundary_particles", run.boundary_particles},
-          {"backend", run.backend},
-          {"steps", run.steps},
-          {"ms_per_step", run.ms_per_step()},
-          {"particle_steps_per_s", run.particle_steps_per_s()},
-          {"stages", stages},
-          {"parameters", parameters_json(run.parameters)}};
+  nlohmann::ordered_json out = {{"particles", run.fluid_particles},
+                                {"boundary_particles", run.boundary_particles},
+                                {"backend", run.backend},
+                                {"steps", run.steps},
+                                {"ms_per_step", run.ms_per_step()},
+                                {"particle_steps_per_s", run.particle_steps_per_s()},
+                                {"stages", stages},
+                                {"parameters", parameters_json(run.parameters)}};
+  if (run.frames) {
+    const BenchFrames& f = *run.frames;
+    out["frames"] = {{"width", f.width},
+                     {"height", f.height},
+                     {"frames", f.frames},
+                     {"ms_per_frame", f.ms_per_frame},
+                     {"fps", f.ms_per_frame > 0 ? 1e3 / f.ms_per_frame : 0.0},
+                     {"draw_ms_per_frame", f.draw_ms_per_frame},
+                     {"bus_bytes_per_frame", f.bus_bytes_per_frame},
+                     {"renderer", f.renderer}};
+  }
+  return out;
 }
 
 }  // namespace

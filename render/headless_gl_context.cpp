@@ -21,7 +21,11 @@ std::string egl_error_text() {
 }
 
 std::vector<EGLDeviceEXT> egl_devices() {
-  if (!GLAD_EGL_EXT_device_enumeration || !GLAD_EGL_EXT_platform_device) return {};
+  // EGL_EXT_device_base is enumeration + query in one extension; drivers advertise either form.
+  if (!eglQueryDevicesEXT || !eglQueryDeviceStringEXT || !eglQueryDeviceAttribEXT ||
+      !GLAD_EGL_EXT_platform_device) {
+    return {};
+  }
   EGLint count = 0;
   if (!eglQueryDevicesEXT(0, nullptr, &count) || count <= 0) return {};
   std::vector<EGLDeviceEXT> devices(static_cast<std::size_t>(count));
@@ -55,7 +59,7 @@ HeadlessGlContext::HeadlessGlContext(int cuda_device) {
         "offscreen rendering needs the EGL loader libEGL.so.1, which was not found (Debian/Ubuntu: "
         "libegl1, plus libegl-mesa0 and libgl1-mesa-dri without an NVIDIA driver)");
   }
-  if (!GLAD_EGL_EXT_platform_base) {
+  if (!GLAD_EGL_EXT_platform_base || !eglGetPlatformDisplayEXT) {
     throw std::runtime_error("this EGL has no EGL_EXT_platform_base: it cannot open a display without X");
   }
 

@@ -507,4 +507,25 @@ TEST_F(Cli, ViewWithoutADisplaySuggestsOffscreenFrames) {
   EXPECT_TRUE(contains(r.err, "surge run SCENE --render"));
 }
 
+TEST_F(Cli, BenchRenderTimesFramesAndRecordsThemInJson) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"bench", "tiny.toml", "--backend", "cpu", "--steps", "3", "--warmup", "1",
+                          "--render", "--size", "160x90", "--json", "bench.json"});
+  if (!SURGE_TEST_RENDER) {
+    EXPECT_EQ(r.exit_code, 2);
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "frames at 160x90:"));
+  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json& run = result["runs"][0];
+  const nlohmann::json& frames = run["frames"];
+  EXPECT_EQ(frames["width"], 160);
+  EXPECT_EQ(frames["height"], 90);
+  EXPECT_EQ(frames["frames"], 3);
+  EXPECT_GT(frames["ms_per_frame"].get<double>(), 0.0);
+  // The CPU backend uploads positions (16 bytes) and one colour value (4 bytes) per particle per frame.
+  EXPECT_DOUBLE_EQ(frames["bus_bytes_per_frame"].get<double>(), 20.0 * run["particles"].get<double>());
+}
+
 }  // namespace

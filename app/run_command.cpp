@@ -156,7 +156,7 @@ int run_scene(const RunOptions& options) {
     std::cout << "rendered " << rendered->frames_written() << " frames at " << render_options.width << "x"
               << render_options.height << " in " << rendered->seconds_spent() << " s";
     if (!render_options.frames_dir.empty()) std::cout << ": " << render_options.frames_dir.string() << "/";
-    if (!render_options.video_file.empty()) std::cout << " video: " << render_options.video_file.string();
+    if (!render_options.video_file.empty()) std::cout << "; video: " << render_options.video_file.string();
     std::cout << '\n';
   }
 #endif

@@ -13,6 +13,8 @@ packages=(
   python3-glad libstb-dev libegl1 libegl-mesa0 libgl1-mesa-dri
   # `surge view`: a GLFW window with Dear ImGui; Xvfb runs its test without a display.
   libglfw3-dev libimgui-dev xvfb xauth
+  # `--video` pipes frames to ffmpeg; the CLI test encodes a short MP4.
+  ffmpeg
 )
 
 missing=()

@@ -528,4 +528,19 @@ TEST_F(Cli, BenchRenderTimesFramesAndRecordsThemInJson) {
   EXPECT_DOUBLE_EQ(frames["bus_bytes_per_frame"].get<double>(), 20.0 * run["particles"].get<double>());
 }
 
+TEST_F(Cli, VideoIsEncodedByFfmpegAndRenamedWhenComplete) {
+  if (!SURGE_TEST_RENDER) GTEST_SKIP() << "built without the renderer";
+  if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0) GTEST_SKIP() << "no ffmpeg on PATH";
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "20", "--every", "2", "--video",
+                          "run.mp4", "--size", "97x55"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "rendered 11 frames at 97x55"));
+  EXPECT_FALSE(fs::exists(dir_ / "run.mp4.part"));
+  // An MP4 starts with a box whose type is 'ftyp'.
+  const std::string video = read_file(dir_ / "run.mp4");
+  ASSERT_GT(video.size(), 8u);
+  EXPECT_EQ(video.substr(4, 4), "ftyp");
+}
+
 }  // namespace

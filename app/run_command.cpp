@@ -109,9 +109,9 @@ int run_scene(const RunOptions& options) {
   std::cout << backend_line(backend) << '\n' << std::flush;
   Simulation& simulation = *backend.simulation;
 
-  FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
 #if SURGE_HAVE_RENDER
-  // Rendered frames follow --every, else the scene's output.every, else one per 100 steps.
+  // Rendered frames follow --every, else the scene's output.every, else one per 100 steps. Set up before
+  // the exporter, so that a renderer that cannot start (no EGL) leaves no output directory behind.
   std::optional<RenderedFrames> rendered;
   if (render_options.writes_frames()) {
     const int every = options.every >= 0 ? options.every : (scene.every > 0 ? scene.every : 100);
@@ -119,11 +119,13 @@ int run_scene(const RunOptions& options) {
                      backend.gpu ? backend.gpu->device : -1, std::cerr);
     std::cout << "rendering: " << rendered->description() << '\n' << std::flush;
   }
+  FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
   auto write_frames = [&](const StepStatus& status) {
     frames.write_if_due(simulation, status);
     if (rendered) rendered->write_if_due(status);
   };
 #else
+  FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
   auto write_frames = [&](const StepStatus& status) { frames.write_if_due(simulation, status); };
 #endif
   ProgressReporter progress(std::cerr, progress_style_for_stderr(options.quiet), plan.end,

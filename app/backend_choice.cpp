@@ -23,15 +23,25 @@ std::string cpu_description() {
 // The setting a user would change to ask for fewer particles, as "FILE:LINE: key 'KEY'".
 std::string resolution_setting(const Scene& scene, long particles_override) {
   if (particles_override > 0) return scene.path.string() + ": option '--particles'";
+  if (scene.solver == "nbody") {
+    const std::string key = "nbody.system[0].bodies";
+    return scene.path.string() + ":" + std::to_string(scene.line_of(key)) + ": key '" + key + "'";
+  }
   const std::string key = scene.target_particles > 0 ? "resolution.particles" : "resolution.spacing";
   return scene.path.string() + ":" + std::to_string(scene.line_of(key)) + ": key '" + key + "'";
 }
 
-BackendChoice make_gpu(const GpuInfo& gpu, const Scene& scene, const SimulationOptions& options) {
+BackendChoice make_gpu(const GpuInfo& gpu, const Scene& scene, const SimulationOptions& options,
+                       ExecutionMode mode = ExecutionMode::gpu) {
   try {
-    return {make_simulation(scene, Device::gpu, options), "gpu", gpu_description(gpu), gpu, ""};
+    std::string description = gpu_description(gpu);
+    if (mode != ExecutionMode::gpu)
+      description = std::string(mode_name(mode)) + " (CPU index) on " + description;
+    return {make_simulation(scene, mode, options), mode_name(mode), description, gpu, ""};
   } catch (const CapacityError& e) {
     throw InputError(resolution_setting(scene, options.particles_override) + ": " + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
   }
 }
 
@@ -54,6 +64,35 @@ BackendChoice choose_backend(BackendRequest request, const Scene& scene, const S
   if (gpu) return make_gpu(*gpu, scene, options);
   if (request == BackendRequest::gpu) throw InputError("--backend gpu: no CUDA GPU: " + why_no_gpu);
   return {make_simulation(scene, Device::cpu, options), "cpu", cpu_description(), {}, why_no_gpu};
+}
+
+BackendChoice choose_mode(ExecutionMode mode, const Scene& scene, const SimulationOptions& options) {
+  if (mode == ExecutionMode::cpu) return choose_backend(BackendRequest::cpu, scene, options);
+  std::string why_no_gpu;
+  const std::optional<GpuInfo> gpu = query_gpu(&why_no_gpu);
+  if (!gpu) throw InputError(std::string("--mode ") + mode_name(mode) + ": no CUDA GPU: " + why_no_gpu);
+  return make_gpu(*gpu, scene, options, mode);
+}
+
+std::string describe_mode(ExecutionMode mode) {
+  if (mode == ExecutionMode::cpu) return cpu_description();
+  const std::optional<GpuInfo> gpu = query_gpu();
+  const std::string where = gpu ? gpu_description(*gpu) : std::string("no GPU");
+  switch (mode) {
+    case ExecutionMode::hybrid:
+      return "CPU index (" + std::to_string(omp_get_max_threads()) + " threads), synchronous copies, " +
+             where;
+    case ExecutionMode::hybrid_overlap:
+      return "CPU index built ahead in a worker thread, pinned async copies, skin index, " + where;
+    default:
+      return where;
+  }
+}
+
+std::vector<std::string> mode_names() {
+  std::vector<std::string> names;
+  for (ExecutionMode mode : kExecutionModes) names.emplace_back(mode_name(mode));
+  return names;
 }
 
 std::string backend_line(const BackendChoice& choice) {

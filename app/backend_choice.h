@@ -24,11 +24,28 @@ struct BackendChoice {
   std::string why_no_gpu;      // set when `auto` fell back to the CPU
 };
 
+inline const std::vector<std::string> kSolverNames = {"wcsph", "dfsph", "pbf"};
+
+// --solver replaces the scene's solver; the scene's settings for that solver ([dfsph], [pbf]) still apply.
+inline void apply_solver_override(Scene& scene, const std::string& solver) {
+  if (!solver.empty()) scene.solver = solver;
+}
+
 // "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.
 std::string backend_line(const BackendChoice& choice);
 
 // Makes the simulation for `scene`. Throws InputError when a GPU is required and absent, or when the
 // particles do not fit in device memory; the latter names the scene key (or --particles) to change.
 BackendChoice choose_backend(BackendRequest request, const Scene& scene, const SimulationOptions& options);
+
+// The same for an execution mode (`--mode`): cpu is --backend cpu, gpu is --backend gpu; the hybrid modes
+// need a GPU too. `kind` is the mode's name.
+BackendChoice choose_mode(ExecutionMode mode, const Scene& scene, const SimulationOptions& options);
+
+// "cpu (2 threads)", "CPU index + gpu (NVIDIA H200, ...)": what runs a mode here. Needs no simulation.
+std::string describe_mode(ExecutionMode mode);
+
+// The names --mode accepts, in the order benchmarks run them.
+std::vector<std::string> mode_names();
 
 }  // namespace surge::app

@@ -3,9 +3,11 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 #include "app/backend_choice.h"
+#include "app/bench_plot.h"
 #include "app/bench_report.h"
 #include "app/exit_codes.h"
 #include "sim/io/exporters.h"
@@ -32,7 +34,9 @@ void check_stable(const StepStatus& status, std::size_t particles) {
 BenchRun measure(Simulation& simulation, const std::string& backend, const BenchOptions& options) {
   for (long i = 0; i < options.warmup; ++i) simulation.step();
   check_stable(simulation.status(), simulation.fluid_count());
+  simulation.step_figures();  // waits for copies still in flight from the warm-up, so they are not counted
   simulation.reset_timers();
+  simulation.ledger().clear();
 
   const auto start = std::chrono::steady_clock::now();
   for (long i = 0; i < options.steps; ++i) simulation.step();
@@ -41,8 +45,44 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const Bench
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   check_stable(status, simulation.fluid_count());
 
-  return {simulation.fluid_count(), simulation.boundary_count(), backend,     options.steps, seconds,
-          simulation.stage_times(), simulation.parameters(),     std::nullopt};
+  BenchRun run;
+  run.fluid_particles = simulation.fluid_count();
+  run.boundary_particles = simulation.boundary_count();
+  run.backend = backend;
+  run.steps = options.steps;
+  run.seconds = seconds;
+  run.stages = simulation.stage_times();
+  run.parameters = simulation.parameters();
+  // Figures after the clock stopped: some (energies) cost a gravity pass of their own.
+  run.figures = simulation.step_figures();
+  // The bus traffic of the steps themselves: the benchmark's own status readback is not part of a step.
+  for (const auto& [key, entry] : simulation.ledger().entries()) {
+    if (key.second == "step status") continue;
+    run.bus_bytes += entry.bytes;
+    run.bus_ms += entry.ms;
+  }
+  return run;
+}
+
+// The modes asked for, in the order of kExecutionModes (cpu first, so speedups are known as rows print).
+std::vector<ExecutionMode> requested_modes(const std::vector<std::string>& names) {
+  std::vector<ExecutionMode> modes;
+  for (ExecutionMode mode : kExecutionModes)
+    for (const std::string& name : names)
+      if (name == mode_name(mode)) {
+        modes.push_back(mode);
+        break;
+      }
+  return modes;
+}
+
+SimulationOptions simulation_options(const BenchOptions& options, long count) {
+  return SimulationOptions{
+      .particles_override = count,
+      .index_build = options.index_build == "counting" ? IndexBuild::counting_sort : IndexBuild::radix_sort,
+      .reorder = !options.no_reorder,
+      .force_pass = options.force_pass == "split" ? ForcePass::split : ForcePass::single,
+      .skin_ratio = options.skin};
 }
 
 }  // namespace
@@ -55,6 +95,8 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "Where to step: cpu, gpu, or auto (the GPU when there is one)")
       ->check(CLI::IsMember(kBackendNames))
       ->capture_default_str();
+  bench->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
+      ->check(CLI::IsMember(kSolverNames));
   bench
       ->add_option("--particles", options.particles,
                    "Fluid particle counts, comma-separated, e.g. 262144,1048576 (default: the scene's)")
@@ -76,6 +118,37 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                   "a viewer shows them; --steps frames per particle count");
   add_render_look_options(*bench, options.look, false);
   bench->add_option("--json", options.json_path, "Also write the results as JSON to FILE")->type_name("FILE");
+  bench
+      ->add_option("--modes,--mode", options.modes,
+                   "Compare execution modes, comma-separated: cpu, hybrid, hybrid-overlap, gpu (instead of "
+                   "--backend; modes that need a GPU are skipped with a note where there is none)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(mode_names()))
+      ->excludes("--backend");
+  bench->add_flag("--no-reorder", options.no_reorder,
+                  "gpu mode: keep particles in creation order instead of sorting them by cell (lesson 3)");
+  bench
+      ->add_option("--force-pass", options.force_pass,
+                   "gpu mode: single (one branchy kernel for fluid and wall neighbours) or split (separate "
+                   "fluid and wall passes) (lesson 4)")
+      ->check(CLI::IsMember({"single", "split"}))
+      ->capture_default_str();
+  bench
+      ->add_option(
+          "--skin", options.skin,
+          "hybrid-overlap: index skin as a fraction of the kernel support (cells of 1 + SKIN supports)")
+      ->check(CLI::Range(0.01, 2.0))
+      ->capture_default_str();
+  bench
+      ->add_option("--plot", options.plot_path,
+                   "Also draw FILE.svg: stacked stage bars per mode and size, speedup over cpu versus "
+                   "particle count with the crossover marked")
+      ->type_name("FILE.svg")
+      ->check([](const std::string& path) {
+        return std::filesystem::path(path).extension() == ".svg"
+                   ? std::string()
+                   : std::string("--plot writes SVG only (FILE.svg); convert it with e.g. rsvg-convert");
+      });
   return bench;
 }
 
@@ -92,49 +165,84 @@ BenchFrames print_frame_bench(const FrameBenchResult& result, const RenderOption
 #endif
 
 int run_bench(const BenchOptions& options) {
-  const Scene scene = load_scene(options.scene_path);
+  Scene scene = load_scene(options.scene_path);
+  apply_solver_override(scene, options.solver);
   RenderOptions look = options.look;
   if (options.render) {
     look.validate();
     if (!renderer_built()) throw InputError(kNoRendererMessage);
   }
-  const BackendRequest request = parse_backend_request(options.backend);
   // A particle count of 0 asks build_setup for the scene's own resolution.
   const std::vector<long> counts = options.particles.empty() ? std::vector<long>{0} : options.particles;
-
   BenchRecord record{options.scene_path, scene.name, options.command_line, options.warmup, {}};
+
+  // Without --modes: one backend, as --backend says. With them: every mode at every size.
+  std::vector<ExecutionMode> modes = requested_modes(options.modes);
+  if (!modes.empty()) {
+    std::string why_no_gpu;
+    if (!query_gpu(&why_no_gpu)) {
+      std::vector<std::string> skipped;
+      for (ExecutionMode mode : modes)
+        if (mode_needs_gpu(mode)) skipped.emplace_back(mode_name(mode));
+      if (skipped.size() == modes.size())
+        throw InputError("--modes " + skipped.front() + ": no CUDA GPU: " + why_no_gpu);
+      if (!skipped.empty()) {
+        std::string names;
+        for (const std::string& name : skipped) names += (names.empty() ? "" : ", ") + name;
+        std::cout << "note: skipping " << names << " (no CUDA GPU: " << why_no_gpu << ")\n";
+      }
+      std::erase_if(modes, mode_needs_gpu);
+    }
+  }
+
+  if (!modes.empty()) {
+    for (ExecutionMode mode : modes)
+      std::cout << "mode " << mode_name(mode) << ": " << describe_mode(mode) << '\n';
+    print_bench_header(std::cout);
+  }
   for (const long count : counts) {
-    const IndexBuild index_build =
-        options.index_build == "counting" ? IndexBuild::counting_sort : IndexBuild::radix_sort;
-    BackendChoice backend = choose_backend(
-        request, scene, SimulationOptions{.particles_override = count, .index_build = index_build});
-    if (record.runs.empty()) {
-      std::cout << backend_line(backend) << '\n';
-      print_bench_header(std::cout);
-    }
-    try {
-      record.runs.push_back(measure(*backend.simulation, backend.kind, options));
-    } catch (const UnstableBenchmark& e) {
-      std::cerr << e.what() << '\n';
-      return kExitUnstable;
-    }
-    print_bench_row(std::cout, record.runs.back());
+    double cpu_ms_per_step = 0.0;
+    const std::size_t runs = modes.empty() ? 1 : modes.size();
+    for (std::size_t m = 0; m < runs; ++m) {
+      BackendChoice backend = modes.empty()
+                                  ? choose_backend(parse_backend_request(options.backend), scene,
+                                                   simulation_options(options, count))
+                                  : choose_mode(modes[m], scene, simulation_options(options, count));
+      if (modes.empty() && record.runs.empty()) {
+        std::cout << backend_line(backend) << '\n';
+        print_bench_header(std::cout);
+      }
+      try {
+        record.runs.push_back(measure(*backend.simulation, backend.kind, options));
+      } catch (const UnstableBenchmark& e) {
+        std::cerr << e.what() << '\n';
+        return kExitUnstable;
+      }
+      BenchRun& run = record.runs.back();
+      if (run.backend == "cpu") cpu_ms_per_step = run.ms_per_step();
+      if (!modes.empty() && cpu_ms_per_step > 0 && run.ms_per_step() > 0)
+        run.speedup_over_cpu = cpu_ms_per_step / run.ms_per_step();
+      print_bench_row(std::cout, run);
 #if SURGE_HAVE_RENDER
-    if (options.render) {
-      std::cout << std::flush;
-      record.runs.back().frames =
-          print_frame_bench(measure_frames(*backend.simulation, scene, count, look, options.steps,
-                                           backend.gpu ? backend.gpu->device : -1, std::cerr),
-                            look);
-      std::fflush(stdout);
-    }
+      if (options.render) {
+        std::cout << std::flush;
+        run.frames = print_frame_bench(measure_frames(*backend.simulation, scene, count, look, options.steps,
+                                                      backend.gpu ? backend.gpu->device : -1, std::cerr),
+                                       look);
+        std::fflush(stdout);
+      }
 #endif
+    }
   }
 
   if (!options.json_path.empty()) {
     const std::string text = bench_json(record).dump(2) + "\n";
     write_file_atomically(options.json_path, [&](std::ostream& out) { out << text; });
     std::cout << "results written to " << options.json_path.string() << '\n';
+  }
+  if (!options.plot_path.empty()) {
+    write_file_atomically(options.plot_path, [&](std::ostream& out) { write_bench_plot(out, record); });
+    std::cout << "plot written to " << options.plot_path.string() << '\n';
   }
   return kExitSuccess;
 }

@@ -23,11 +23,17 @@ inline RenderOptions full_hd_look() {
 struct BenchOptions {
   std::filesystem::path scene_path;
   std::string backend = "auto";
+  std::string solver;           // empty: the scene's; else replaces it (wcsph, dfsph, pbf)
   std::vector<long> particles;  // empty: the scene's own resolution
   long steps = 100;
   long warmup = 20;
   std::filesystem::path json_path;    // empty: no JSON
   std::string index_build = "radix";  // GPU cell index: "radix" (sort) or "counting" (atomics + scan)
+  std::vector<std::string> modes;     // empty: --backend decides; else execution modes to compare
+  bool no_reorder = false;            // gpu mode: keep particles in creation order (lesson 3)
+  std::string force_pass = "single";  // gpu mode: "single" (branchy) or "split" force pass (lesson 4)
+  float skin = 0.25f;                 // hybrid-overlap: skin as a fraction of the kernel support
+  std::filesystem::path plot_path;    // empty: no plot; else an SVG of stage bars and speedup vs N
   std::string command_line;           // recorded in the JSON, so a result can be reproduced
   bool render = false;                // also time frames: step + sphere rendering offscreen
   RenderOptions look = full_hd_look();

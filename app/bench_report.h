@@ -26,12 +26,19 @@ struct BenchFrames {
 struct BenchRun {
   std::size_t fluid_particles = 0;
   std::size_t boundary_particles = 0;
-  std::string backend;   // "cpu" or "gpu"
+  std::string backend;   // "cpu" or "gpu", or the execution mode's name when modes are compared
   long steps = 0;        // timed steps, after the warm-up
   double seconds = 0.0;  // wall time of the timed steps, up to the device being idle
   StageTimes stages;
   std::vector<NamedValue> parameters;  // Simulation::parameters(): some depend on the particle count
   std::optional<BenchFrames> frames;   // with --render
+  std::size_t bus_bytes = 0;           // host<->device bytes during the timed steps (the ledger)
+  double bus_ms = 0.0;                 // time those copies took
+  double speedup_over_cpu = 0.0;       // the cpu mode's ms/step at this size over this one's; 0: no cpu run
+  std::vector<NamedValue> figures;     // Simulation::step_figures() after the timed steps
+
+  double bus_bytes_per_step() const { return steps > 0 ? double(bus_bytes) / double(steps) : 0.0; }
+  double bus_gb_per_s() const { return bus_ms > 0 ? double(bus_bytes) / (bus_ms * 1e6) : 0.0; }
 
   double ms_per_step() const { return steps > 0 ? 1e3 * seconds / double(steps) : 0.0; }
   double particle_steps_per_s() const {
@@ -40,6 +47,7 @@ struct BenchRun {
 };
 
 void print_bench_header(std::ostream& out);
+// The row, then one line of rates for solvers that report work per step (figure_report.h).
 void print_bench_row(std::ostream& out, const BenchRun& run);
 
 struct BenchRecord {

@@ -7,9 +7,10 @@ namespace surge::app {
 
 enum ExitCode : int {
   kExitSuccess = 0,
-  kExitRuntimeError = 1,  // anything unexpected: I/O failure, CUDA error
-  kExitBadInput = 2,      // scene file, command line, a GPU asked for and absent
-  kExitUnstable = 3,      // the run went unstable and stopped with a diagnosis
+  kExitRuntimeError = 1,      // anything unexpected: I/O failure, CUDA error
+  kExitBadInput = 2,          // scene file, command line, a GPU asked for and absent
+  kExitUnstable = 3,          // the run went unstable and stopped with a diagnosis
+  kExitValidationFailed = 4,  // `surge validate`: the run finished but missed a requirement
 };
 
 // Bad input that is not in a scene file (a missing GPU, a particle count the device cannot hold).

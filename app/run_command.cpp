@@ -63,10 +63,23 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   run->add_option("scene", options.scene_path, "Scene file (TOML), e.g. scenes/dam_break.toml")
       ->required()
       ->type_name("SCENE.toml");
-  run->add_option("--backend", options.backend,
-                  "Where to step: cpu, gpu, or auto (the GPU when there is one)")
-      ->check(CLI::IsMember(kBackendNames))
+  CLI::Option* backend = run->add_option("--backend", options.backend,
+                                         "Where to step: cpu, gpu, or auto (the GPU when there is one)")
+                             ->check(CLI::IsMember(kBackendNames))
+                             ->capture_default_str();
+  run->add_option(
+         "--mode", options.mode,
+         "Execution mode: cpu, hybrid (CPU index, GPU physics), hybrid-overlap (the same, overlapped) "
+         "or gpu; --mode cpu and gpu are --backend cpu and gpu (docs/lessons/)")
+      ->check(CLI::IsMember(mode_names()))
+      ->excludes(backend);
+  run->add_option(
+         "--skin", options.skin,
+         "hybrid-overlap: index skin as a fraction of the kernel support (cells of 1 + SKIN supports)")
+      ->check(CLI::Range(0.01, 2.0))
       ->capture_default_str();
+  run->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
+      ->check(CLI::IsMember(kSolverNames));
   CLI::Option* steps =
       run->add_option("--steps", options.steps, "Stop after N steps (instead of the scene's end time)")
           ->check(CLI::PositiveNumber);
@@ -97,15 +110,19 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
 }
 
 int run_scene(const RunOptions& options) {
-  const Scene scene = load_scene(options.scene_path);
+  Scene scene = load_scene(options.scene_path);
+  apply_solver_override(scene, options.solver);
   const RunPlan plan = plan_run(options, scene);
   RenderOptions render_options = options.render;
   if (render_options.writes_frames()) {
     render_options.validate();
     if (!renderer_built()) throw InputError(kNoRendererMessage);
   }
-  BackendChoice backend = choose_backend(parse_backend_request(options.backend), scene,
-                                         SimulationOptions{.particles_override = options.particles});
+  const SimulationOptions simulation_options{.particles_override = options.particles,
+                                             .skin_ratio = options.skin};
+  BackendChoice backend =
+      options.mode.empty() ? choose_backend(parse_backend_request(options.backend), scene, simulation_options)
+                           : choose_mode(*parse_mode(options.mode), scene, simulation_options);
   std::cout << backend_line(backend) << '\n' << std::flush;
   Simulation& simulation = *backend.simulation;
 
@@ -148,10 +165,12 @@ int run_scene(const RunOptions& options) {
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish(status.step, status.time_s);
 
+  // Bus bytes of the run itself, before the figures' own readback.
+  const std::size_t bus_bytes = simulation.ledger().total_bytes();
   print_run_summary(std::cout,
                     {scene.name, backend.description, simulation.fluid_count(), simulation.boundary_count(),
                      status.step, status.time_s, wall_s, frames.seconds_spent(), simulation.stage_times(),
-                     frames.frames_written(), frames.location(), simulation.ledger().total_bytes()});
+                     frames.frames_written(), frames.location(), bus_bytes, simulation.step_figures()});
 #if SURGE_HAVE_RENDER
   if (rendered) {
     rendered->finish();

@@ -2,6 +2,7 @@
 
 #include <iomanip>
 
+#include "app/figure_report.h"
 #include "app/number_format.h"
 #include "app/stage_report.h"
 
@@ -37,8 +38,26 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   row(out, "frames written") << s.frames_written;
   if (s.frames_written > 0) out << ": " << s.frames_location.string();
   out << '\n';
+  // Per-step solver figures, as "name  mean (max)" for the tallied ones (iterations, density error).
+  bool header = false;
+  for (const NamedValue& mean : s.figures) {
+    const std::string& name = mean.name;
+    if (name.size() < 5 || name.compare(name.size() - 5, 5, "_mean") != 0) continue;
+    const std::string base = name.substr(0, name.size() - 5);
+    double largest = 0;
+    for (const NamedValue& f : s.figures)
+      if (f.name == base + "_max") largest = std::get<double>(f.value);
+    if (!header) row(out, "solver per step") << "mean (max)\n";
+    header = true;
+    out << "    " << std::left << std::setw(kLabelWidth + 10) << base << std::right
+        << significant(std::get<double>(mean.value), 4) << " (" << significant(largest, 4) << ")\n";
+  }
   row(out, "bus traffic") << with_thousands(std::int64_t(s.bus_bytes)) << " bytes ("
                           << binary_bytes(s.bus_bytes) << ")\n";
+  if (!s.figures.empty()) {
+    out << "  at the end\n";
+    print_figures(out, s.figures, kLabelWidth + 8);
+  }
 }
 
 }  // namespace surge::app

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <ostream>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "sim/backend/simulation.h"
 
@@ -23,6 +25,7 @@ struct RunSummary {
   int frames_written = 0;
   std::filesystem::path frames_location;
   std::size_t bus_bytes = 0;
+  std::vector<NamedValue> figures;  // Simulation::step_figures() at the end: the solver's per-step figures
 };
 
 void print_run_summary(std::ostream& out, const RunSummary& summary);

@@ -15,6 +15,7 @@ packages=(
   libglfw3-dev libimgui-dev xvfb xauth
   # `--video` pipes frames to ffmpeg; the CLI test encodes a short MP4.
   ffmpeg
+  librsvg2-bin fonts-dejavu-core  # rsvg-convert draws the PNG of `surge validate` plots from their SVG
 )
 
 missing=()

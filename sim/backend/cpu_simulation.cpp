@@ -29,6 +29,8 @@ class CpuSimulation final : public Simulation {
         boundary_cell_start_(setup.boundary_cell_start) {
     acceleration_.resize(position_.size());
     status_.dt_s = params_.dt_max;
+    status_.time_s = setup.fluid.time_s;
+    status_.step = setup.fluid.step;
   }
 
   std::string backend_name() const override {

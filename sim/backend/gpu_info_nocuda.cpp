@@ -27,4 +27,8 @@ std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup&, IndexBuild) {
   throw std::runtime_error("this build of Surge has no CUDA backend (configured without nvcc)");
 }
 
+std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup&, const GpuStepOptions&) {
+  throw std::runtime_error("this build of Surge has no CUDA backend (configured without nvcc)");
+}
+
 }  // namespace surge

@@ -18,11 +18,12 @@
 
 namespace surge {
 
-// The stages DESIGN.md names; each is timed where it runs.
-enum class Stage { index, density, forces, integration, other };
-inline constexpr int kStageCount = 5;
-inline constexpr std::array<const char*, kStageCount> kStageNames = {"index", "density", "forces",
-                                                                     "integration", "other"};
+// The stages DESIGN.md names; each is timed where it runs. `transfer` is host<->device copying on the
+// step's critical path (zero in the cpu and gpu modes; the classroom's hybrid modes fill it).
+enum class Stage { index, density, forces, integration, other, transfer };
+inline constexpr int kStageCount = 6;
+inline constexpr std::array<const char*, kStageCount> kStageNames = {"index",       "density", "forces",
+                                                                     "integration", "other",   "transfer"};
 
 struct StageTimes {
   std::array<double, kStageCount> ms{};  // accumulated milliseconds per stage
@@ -120,9 +121,24 @@ class Simulation {
   TransferLedger ledger_;
 };
 
+// The CPU backend starts at setup.fluid's time_s and step, so a run can continue from a downloaded frame.
 std::unique_ptr<Simulation> make_cpu_simulation(const SphSetup& setup);
+
+// How the GPU-resident backend runs its step. The defaults are the fast choices; the others exist for the
+// classroom lessons (docs/lessons/) and give the same physics.
+enum class ForcePass {
+  single,  // one kernel: each thread runs its particle's fluid loop, then its wall loop (branchy)
+  split,   // fluid loop for all particles, then the wall loop over a compacted list of wall-side particles
+};
+struct GpuStepOptions {
+  IndexBuild index_build = IndexBuild::radix_sort;  // lesson 5: atomics (counting) vs radix sort
+  bool reorder = true;  // lesson 3: false keeps particles in creation order (no gather by cell)
+  ForcePass force_pass = ForcePass::single;  // lesson 4: divergence
+};
+
 // Throws std::runtime_error when the build has no CUDA backend or no GPU is present, and
-// CapacityError when the particles do not fit in device memory.
+// CapacityError when the particles do not fit in device memory. Starts at setup.fluid's time_s and step.
+std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup, const GpuStepOptions& options);
 std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup,
                                                  IndexBuild index_build = IndexBuild::radix_sort);
 

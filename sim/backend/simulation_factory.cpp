@@ -2,6 +2,9 @@
 
 #include <stdexcept>
 
+#include "sim/backend/hybrid_simulation.h"
+#include "sim/backend/incompressible_simulation.h"
+#include "sim/nbody/nbody_simulation.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -10,11 +13,69 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
                                             const SimulationOptions& options) {
   if (scene.solver == "wcsph") {
     const SphSetup setup = build_setup(scene, options.particles_override);
-    return device == Device::gpu ? make_cuda_simulation(setup, options.index_build)
-                                 : make_cpu_simulation(setup);
+    return make_wcsph_simulation(setup, device == Device::gpu ? ExecutionMode::gpu : ExecutionMode::cpu,
+                                 options);
+  }
+  if (scene.solver == "dfsph") {
+    const SphSetup setup = build_setup(scene, options.particles_override);
+    return device == Device::gpu ? make_cuda_dfsph_simulation(setup, scene.dfsph, options.index_build)
+                                 : make_cpu_dfsph_simulation(setup, scene.dfsph);
+  }
+  if (scene.solver == "pbf") {
+    const SphSetup setup = build_setup(scene, options.particles_override);
+    return device == Device::gpu ? make_cuda_pbf_simulation(setup, scene.pbf, options.index_build)
+                                 : make_cpu_pbf_simulation(setup, scene.pbf);
+  }
+  if (scene.solver == "nbody") {
+    const NbodySetup setup = build_nbody_setup(scene, options.particles_override);
+    return device == Device::gpu ? make_cuda_nbody_simulation(setup) : make_cpu_nbody_simulation(setup);
   }
   // The loader accepts only solvers listed here; reaching this is a bug, not bad input.
   throw std::logic_error("make_simulation: no backend for solver '" + scene.solver + "'");
+}
+
+std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mode,
+                                            const SimulationOptions& options) {
+  if (mode == ExecutionMode::cpu || mode == ExecutionMode::gpu)
+    return make_simulation(scene, mode == ExecutionMode::gpu ? Device::gpu : Device::cpu, options);
+  if (scene.solver != "wcsph")
+    throw std::invalid_argument(std::string("mode ") + mode_name(mode) + " runs the wcsph solver only; '" +
+                                scene.solver + "' runs in the cpu and gpu modes");
+  return make_wcsph_simulation(build_setup(scene, options.particles_override), mode, options);
+}
+
+std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, ExecutionMode mode,
+                                                  const SimulationOptions& options) {
+  switch (mode) {
+    case ExecutionMode::cpu:
+      return make_cpu_simulation(setup);
+    case ExecutionMode::hybrid:
+    case ExecutionMode::hybrid_overlap:
+      return make_hybrid_simulation(setup, HybridOptions{.overlap = mode == ExecutionMode::hybrid_overlap,
+                                                         .skin_ratio = options.skin_ratio});
+    case ExecutionMode::gpu:
+      return make_cuda_simulation(setup, GpuStepOptions{.index_build = options.index_build,
+                                                        .reorder = options.reorder,
+                                                        .force_pass = options.force_pass});
+  }
+  throw std::logic_error("make_wcsph_simulation: unknown mode");
+}
+
+SphSetup continue_from(const SphSetup& setup, const ParticleFrame& frame) {
+  SphSetup continued;
+  continued.params = setup.params;
+  continued.grid = setup.grid;
+  continued.boundary = setup.boundary;
+  continued.boundary_cell_start = setup.boundary_cell_start;
+  continued.fluid = frame;
+  return continued;
+}
+
+std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const SphSetup& setup,
+                                                  ExecutionMode mode, const SimulationOptions& options) {
+  ParticleFrame frame;
+  running.download(frame);
+  return make_wcsph_simulation(continue_from(setup, frame), mode, options);
 }
 
 }  // namespace surge

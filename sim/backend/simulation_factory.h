@@ -4,6 +4,7 @@
 
 #include <memory>
 
+#include "sim/backend/execution_mode.h"
 #include "sim/backend/simulation.h"
 #include "sim/index/index_build.h"
 #include "sim/scene/scene.h"
@@ -15,11 +16,35 @@ enum class Device { cpu, gpu };
 struct SimulationOptions {
   long particles_override = 0;  // > 0 replaces the scene's resolution by a target particle count
   IndexBuild index_build = IndexBuild::radix_sort;  // GPU cell index build
+  // Classroom switches (docs/lessons/): the gpu mode's memory-order and divergence lessons, and the skin
+  // of hybrid-overlap as a fraction of the kernel support.
+  bool reorder = true;
+  ForcePass force_pass = ForcePass::single;
+  float skin_ratio = 0.25f;
 };
 
 // Throws SceneError for a scene that yields no particles, CapacityError when they do not fit on the GPU,
 // and std::runtime_error when the build has no CUDA backend or no GPU is present.
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
                                             const SimulationOptions& options = {});
+
+// The same for one of the classroom's execution modes (sim/backend/execution_mode.h). The hybrid modes
+// exist for the wcsph solver only; another solver with a hybrid mode is std::invalid_argument.
+std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mode,
+                                            const SimulationOptions& options = {});
+
+// A WCSPH simulation of `setup` in `mode`; setup.fluid's time_s and step are where it starts.
+std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, ExecutionMode mode,
+                                                  const SimulationOptions& options = {});
+
+// The viewer's live mode switch (the Lessons panel): downloads the particles of `running` (a WCSPH run
+// made from `setup`) and continues them, at the same simulated time and step, in `mode`. The caller
+// replaces its simulation with the result; `running` is left as it was. setup gives what a frame does
+// not hold: the parameters, the grid and the walls.
+std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const SphSetup& setup,
+                                                  ExecutionMode mode, const SimulationOptions& options = {});
+
+// `setup` with its fluid replaced by `frame` (positions, velocities, ids, time and step).
+SphSetup continue_from(const SphSetup& setup, const ParticleFrame& frame);
 
 }  // namespace surge

@@ -7,3 +7,11 @@
 #else
 #define SURGE_HD inline
 #endif
+
+// A loop body handed to an executor (sim/backend/*_executor.h): a device lambda under nvcc (built with
+// --extended-lambda), a plain lambda otherwise.
+#if defined(__CUDACC__)
+#define SURGE_LAMBDA __host__ __device__
+#else
+#define SURGE_LAMBDA
+#endif

@@ -53,6 +53,10 @@ SURGE_HD T dot(Vec3<T> a, Vec3<T> b) {
   return a.x * b.x + a.y * b.y + a.z * b.z;
 }
 template <typename T>
+SURGE_HD Vec3<T> cross(Vec3<T> a, Vec3<T> b) {
+  return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
+}
+template <typename T>
 SURGE_HD T length_squared(Vec3<T> a) {
   return dot(a, a);
 }

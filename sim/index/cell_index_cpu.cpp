@@ -6,7 +6,7 @@
 
 namespace surge {
 
-void CpuCellIndex::build(const GridGeometry& grid, const std::vector<Vec4f>& positions) {
+void CpuCellIndex::build(const GridGeometry& grid, std::span<const Vec4f> positions) {
   const std::int64_t n = std::int64_t(positions.size());
   const std::uint32_t cells = grid.cell_count();
   const int threads = omp_get_max_threads();

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "sim/core/vec.h"
@@ -19,7 +20,7 @@ class CpuCellIndex {
  public:
   // Sorts `positions` by cell: afterwards sorted_order()[k] is the old index of the k-th particle in
   // cell order and cell_start() delimits the cells (cell_count + 1 entries).
-  void build(const GridGeometry& grid, const std::vector<Vec4f>& positions);
+  void build(const GridGeometry& grid, std::span<const Vec4f> positions);
 
   const std::vector<std::uint32_t>& sorted_order() const { return sorted_order_; }
   const std::vector<std::uint32_t>& cell_start() const { return cell_start_; }

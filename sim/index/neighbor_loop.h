@@ -22,10 +22,14 @@ namespace surge {
 struct CellIndexView {
   const Vec4f* positions = nullptr;           // sorted by cell; w is a per-particle scalar
   const std::uint32_t* cell_start = nullptr;  // cell_count + 1 entries
+  // Null when the particle arrays are sorted by cell (the default). Otherwise the arrays stay in creation
+  // order and the k-th particle in cell order is positions[sorted_order[k]]: the memory-order lesson
+  // (docs/lessons/3-memory-order.md) reads neighbours through this indirection instead of reordering.
+  const std::uint32_t* sorted_order = nullptr;
 };
 
 // Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
-// when it is in the index (r2 = 0).
+// when it is in the index (r2 = 0). j indexes index.positions (and the arrays parallel to it).
 template <typename Visit>
 SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
                                 float support2, Visit&& visit) {
@@ -38,11 +42,22 @@ SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& i
       if (y < 0 || y >= grid.ny) continue;
       const std::uint32_t begin = index.cell_start[grid.key(x_first, y, z)];
       const std::uint32_t end = index.cell_start[grid.key(x_last, y, z) + 1];
-      for (std::uint32_t j = begin; j < end; ++j) {
-        const Vec4f p = index.positions[j];
-        const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
-        const float r2 = length_squared(r_ij);
-        if (r2 < support2) visit(j, r_ij, r2);
+      // Two loops rather than one with a per-candidate test: the sorted case is the hot path.
+      if (index.sorted_order == nullptr) {
+        for (std::uint32_t j = begin; j < end; ++j) {
+          const Vec4f p = index.positions[j];
+          const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
+          const float r2 = length_squared(r_ij);
+          if (r2 < support2) visit(j, r_ij, r2);
+        }
+      } else {
+        for (std::uint32_t k = begin; k < end; ++k) {
+          const std::uint32_t j = index.sorted_order[k];
+          const Vec4f p = index.positions[j];
+          const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
+          const float r2 = length_squared(r_ij);
+          if (r2 < support2) visit(j, r_ij, r2);
+        }
       }
     }
   }

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "sim/core/vec.h"
+#include "sim/nbody/nbody_scene.h"
 #include "sim/sph/kernels.h"
+#include "sim/sph/solver_parameters.h"
 
 namespace surge {
 
@@ -45,7 +47,7 @@ inline constexpr std::array<const char*, 6> kFaceNames = {"x-", "x+", "y-", "y+"
 struct Scene {
   std::filesystem::path path;
   std::string name;
-  std::string solver = "wcsph";
+  std::string solver = "wcsph";  // "wcsph", "dfsph" or "pbf"
 
   // [domain]: the tank interior. Particles leaving it end the run with a diagnosis.
   Vec3f domain_min{}, domain_max{};  // [m]
@@ -59,19 +61,27 @@ struct Scene {
   KernelType kernel = KernelType::cubic_spline;
 
   // [fluid]
-  float rest_density = 1000.0f;   // [kg/m^3]
-  float speed_of_sound = 0.0f;    // [m/s]; 0 = derived from the scene (10 x the largest expected speed)
-  float tait_exponent = 7.0f;     // gamma in p = B((rho/rho0)^gamma - 1) (dimensionless)
-  float viscosity_alpha = 0.02f;  // Monaghan artificial viscosity alpha (dimensionless)
-  float xsph_epsilon = 0.0f;      // XSPH velocity smoothing epsilon (dimensionless)
+  float rest_density = 1000.0f;       // [kg/m^3]
+  float speed_of_sound = 0.0f;        // [m/s]; 0 = derived from the scene (10 x the largest expected speed)
+  float tait_exponent = 7.0f;         // gamma in p = B((rho/rho0)^gamma - 1) (dimensionless)
+  float viscosity_alpha = 0.02f;      // Monaghan artificial viscosity alpha (dimensionless)
+  float xsph_epsilon = 0.0f;          // XSPH velocity smoothing epsilon (dimensionless)
   Vec3f gravity{0.0f, 0.0f, -9.81f};  // [m/s^2]
   std::vector<FluidBlock> blocks;     // [[fluid.block]]
+
+  // [dfsph], [pbf]: settings of the incompressible solvers; a table for another solver than the scene's is an
+  // error.
+  DfsphParameters dfsph;
+  PbfParameters pbf;
 
   // [time]
   float end_time = 1.0f;  // simulated time of a run [s]
   float cfl = 0.25f;      // Courant number for dt = cfl * h / (c0 + v_max) (dimensionless)
   float dt_max = 1e-3f;   // [s]
   float dt_min = 1e-7f;   // [s]; an adaptive step below this is a collapse and ends the run
+
+  // [nbody]: only for solver = "nbody", which reads no [domain], [resolution] or [fluid]
+  NbodySceneSettings nbody;
 
   // [output]
   std::string output_dir;            // relative to the working directory

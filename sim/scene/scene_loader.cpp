@@ -281,6 +281,14 @@ class TableReader {
     return Vec3f{xyz[0], xyz[1], xyz[2]};
   }
 
+  std::optional<bool> boolean(std::string_view key) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return std::nullopt;
+    const std::optional<bool> value = node->value_exact<bool>();
+    if (!value) fail(key, "expected true or false, got " + describe_type(*node));
+    return value;
+  }
+
   std::optional<std::string> string(std::string_view key) const {
     const toml::node* node = table_.get(key);
     if (!node) return std::nullopt;
@@ -392,7 +400,7 @@ std::vector<std::string_view> keys_of(std::span<const NumberKey> numbers,
   return keys;
 }
 
-constexpr std::array<std::string_view, 1> kSolvers = {"wcsph"};
+constexpr std::array<std::string_view, 4> kSolvers = {"wcsph", "dfsph", "pbf", "nbody"};
 constexpr std::array<std::string_view, 2> kKernels = {"cubic_spline", "wendland_c2"};
 constexpr std::array<std::string_view, 2> kShapes = {"box", "sphere"};
 constexpr std::array<std::string_view, 2> kFormats = {"vtk", "ply"};
@@ -565,12 +573,213 @@ void read_fluid(const TableReader& fluid, Scene& scene) {
 
 void read_time(const TableReader& time, Scene& scene) {
   time.reject_unknown_keys(keys_of(kTimeNumbers, {}));
+  if (scene.solver == "nbody") {
+    for (std::string_view key : {"cfl", "dt_max", "dt_min"})
+      if (time.has(key)) time.fail(key, "does not apply to solver \"nbody\" (its fixed step is nbody.dt)");
+  }
   read_numbers(time, kTimeNumbers);
   if (!(scene.dt_min < scene.dt_max)) {
     // Blame the key the user wrote; if both are written, dt_min (the one a typo most often breaks).
     const std::string_view key = time.has("dt_min") || !time.has("dt_max") ? "dt_min" : "dt_max";
     time.fail(key, "expected dt_min < dt_max, got dt_min " + format_number(scene.dt_min) + " [s] >= dt_max " +
                        format_number(scene.dt_max) + " [s]");
+  }
+}
+
+// [dfsph]: Bender & Koschier 2017. Targets are written in percent, as the paper and SPlisHSPlasH give them.
+void read_dfsph(const TableReader& table, Scene& scene) {
+  static constexpr std::array<std::string_view, 7> kKeys = {
+      "density_error",    "divergence_error", "min_iterations",        "max_iterations",
+      "divergence_solve", "viscosity",        "surface_neighbor_count"};
+  table.reject_unknown_keys(kKeys);
+  DfsphParameters& d = scene.dfsph;
+  if (auto v = table.number("density_error", "%", Range::closed(1e-4, 10))) d.density_error = *v / 100.0f;
+  if (auto v = table.number("divergence_error", "%", Range::closed(1e-4, 100)))
+    d.divergence_error = *v / 100.0f;
+  if (auto v = table.integer("min_iterations", IntegerRange{0, 1000})) d.min_iterations = int(*v);
+  if (auto v = table.integer("max_iterations", IntegerRange{1, 10000})) d.max_iterations = int(*v);
+  if (d.min_iterations > d.max_iterations) {
+    table.fail(table.has("min_iterations") ? "min_iterations" : "max_iterations",
+               "expected min_iterations <= max_iterations, got " + std::to_string(d.min_iterations) + " > " +
+                   std::to_string(d.max_iterations));
+  }
+  if (auto v = table.boolean("divergence_solve")) d.divergence_solve = *v;
+  if (auto v = table.number("viscosity", "m^2/s", Range::closed(0, 1))) d.viscosity = *v;
+  if (auto v = table.number("surface_neighbor_count", "", Range::closed(0, 200)))
+    d.surface_neighbor_count = *v;
+}
+
+// [pbf]: Macklin & Mueller 2013.
+void read_pbf(const TableReader& table, Scene& scene) {
+  static constexpr std::array<std::string_view, 8> kKeys = {
+      "iterations", "density_error", "relaxation", "scorr_k", "scorr_n", "scorr_dq", "xsph", "vorticity"};
+  table.reject_unknown_keys(kKeys);
+  PbfParameters& p = scene.pbf;
+  if (auto v = table.integer("iterations", IntegerRange{1, 1000})) p.iterations = int(*v);
+  if (auto v = table.number("density_error", "%", Range::closed(0, 10))) p.density_error = *v / 100.0f;
+  if (auto v = table.number("relaxation", "", Range::closed(0, 10))) p.relaxation = *v;
+  if (auto v = table.number("scorr_k", "", Range::closed(0, 1))) p.scorr_k = *v;
+  if (auto v = table.number("scorr_n", "", Range::closed(1, 8))) p.scorr_n = *v;
+  if (auto v = table.number("scorr_dq", "", Range::left_open(0, 1))) p.scorr_dq = *v;
+  if (auto v = table.number("xsph", "", Range::closed(0, 1))) p.xsph = *v;
+  if (auto v = table.number("vorticity", "", Range::at_least(0))) p.vorticity = *v;
+}
+
+// A solver's table or a WCSPH-only key in a scene of another solver would be silently ignored: say so
+// instead.
+void reject_other_solvers_settings(const TableReader& top, const Scene& scene) {
+  for (std::string_view solver : {"dfsph", "pbf"}) {
+    if (scene.solver != solver && top.has(solver)) {
+      top.fail(solver, "table [" + std::string(solver) + "] applies to solver = \"" + std::string(solver) +
+                           "\" only; this scene's solver is \"" + scene.solver + "\"");
+    }
+  }
+  if (scene.solver == "wcsph") return;
+  for (std::string_view key : {"speed_of_sound", "tait_exponent", "viscosity_alpha", "xsph_epsilon"}) {
+    const std::string full = "fluid." + std::string(key);
+    if (scene.key_lines.count(full)) {
+      throw SceneError(
+          scene.path, scene.line_of(full), full,
+          "applies to solver = \"wcsph\" only; this scene's solver is \"" + scene.solver + "\"" +
+              (scene.solver == "dfsph" ? " (its viscosity is dfsph.viscosity)" : " (see [pbf])"));
+    }
+  }
+}
+
+// ---- [nbody]: gravity between bodies (solver = "nbody")
+
+constexpr std::array<std::string_view, 3> kNbodyMethods = {"all_pairs", "all_pairs_naive", "barnes_hut"};
+constexpr std::array<std::string_view, 3> kBodyModels = {"plummer", "disc_galaxy", "two_body"};
+// Body counts a generator accepts; the whole scene is limited by what the device holds.
+constexpr IntegerRange kSystemBodies{1, 1'000'000'000};
+constexpr IntegerRange kSeed{0, std::numeric_limits<int64_t>::max()};
+
+Vec3d to_double(Vec3f v) {
+  return {double(v.x), double(v.y), double(v.z)};
+}
+
+// The keys each model takes besides model, center and velocity; any other model's key is an error.
+std::vector<std::string_view> model_keys(BodySystem::Model model) {
+  switch (model) {
+    case BodySystem::Model::plummer:
+      return {"bodies", "mass", "scale_radius", "truncation"};
+    case BodySystem::Model::disc_galaxy:
+      return {"bodies", "mass", "central_mass", "scale_radius", "scale_height", "truncation", "normal"};
+    case BodySystem::Model::two_body:
+      return {"masses", "semi_major_axis", "eccentricity"};
+  }
+  return {};
+}
+
+BodySystem read_system(const TableReader& table) {
+  static constexpr std::array<std::string_view, 13> kKeys = {
+      "model",  "bodies", "mass",   "central_mass", "scale_radius",    "scale_height", "truncation",
+      "normal", "masses", "center", "velocity",     "semi_major_axis", "eccentricity"};
+  table.reject_unknown_keys(kKeys);
+  BodySystem system;
+  system.line = table.table_line();
+  const std::string model = table.required(table.choice("model", kBodyModels), "model",
+                                           "\"plummer\", \"disc_galaxy\" or \"two_body\"");
+  system.model = model == "plummer"       ? BodySystem::Model::plummer
+                 : model == "disc_galaxy" ? BodySystem::Model::disc_galaxy
+                                          : BodySystem::Model::two_body;
+  const std::vector<std::string_view> own = model_keys(system.model);
+  for (std::string_view key : kKeys) {
+    const bool general = key == "model" || key == "center" || key == "velocity";
+    if (!general && table.has(key) && std::find(own.begin(), own.end(), key) == own.end()) {
+      std::string takes;
+      for (std::string_view k : own) takes += std::string(takes.empty() ? "" : ", ") + std::string(k);
+      table.fail(key,
+                 "does not apply to a \"" + model + "\" system (it takes " + takes + ", center, velocity)");
+    }
+  }
+  if (auto center = table.vec3("center", "length")) system.center = to_double(*center);
+  if (auto velocity = table.vec3("velocity", "length/time")) system.velocity = to_double(*velocity);
+
+  if (system.model == BodySystem::Model::two_body) {
+    if (const toml::node* node = table.get("masses")) {
+      const toml::array* array = node->as_array();
+      const std::string expected = "expected an array of 2 numbers > 0 [mass]";
+      if (!array || array->size() != 2) table.fail("masses", expected + ", got " + describe_type(*node));
+      for (std::size_t k = 0; k < 2; ++k) {
+        const toml::node& element = *array->get(k);
+        const std::optional<double> value =
+            element.is_integer() ? std::optional<double>(double(*element.value_exact<int64_t>()))
+                                 : element.value_exact<double>();
+        if (!value) table.fail_at(element, "masses", expected + ", got " + describe_type(element));
+        if (!Range::above(0).contains(float(*value))) {
+          table.fail_at(element, "masses",
+                        expected + ", got " + format_number(*value) + precision_note(*value));
+        }
+        system.masses[k] = double(float(*value));
+      }
+    }
+    if (auto a = table.number("semi_major_axis", "length", Range::above(0))) system.semi_major_axis = *a;
+    // e = 1 is a parabola: no orbit, no period to measure against.
+    if (auto e = table.number("eccentricity", "", Range{0, 1, false, true})) system.eccentricity = *e;
+    return system;
+  }
+
+  system.bodies = table.required(table.integer("bodies", kSystemBodies), "bodies", "an integer >= 1");
+  const bool plummer = system.model == BodySystem::Model::plummer;
+  if (auto mass = table.number("mass", "mass", Range::above(0))) system.mass = *mass;
+  // Plummer: 3 pi / 16 puts the virial radius at 1 for G = M = 1 (Henon units). Disc: R_d = 1.
+  system.scale_radius = plummer ? 3.0 * 3.141592653589793 / 16.0 : 1.0;
+  if (auto radius = table.number("scale_radius", "length", Range::above(0))) system.scale_radius = *radius;
+  // Plummer beyond 10 a holds under 0.15 % of the mass (M(<r) = r^3 / (r^2 + a^2)^(3/2)).
+  system.truncation = plummer ? 10.0 : 5.0;
+  if (auto truncation = table.number("truncation", "scale radii", Range::closed(0.5, 1000)))
+    system.truncation = *truncation;
+  if (system.model == BodySystem::Model::disc_galaxy) {
+    if (auto central = table.number("central_mass", "mass", Range::at_least(0)))
+      system.central_mass = *central;
+    system.scale_height = 0.1 * system.scale_radius;
+    if (auto height = table.number("scale_height", "length", Range::at_least(0)))
+      system.scale_height = *height;
+    if (auto normal = table.vec3("normal", "")) {
+      const Vec3d n = to_double(*normal);
+      const double length = std::sqrt(dot(n, n));
+      if (!(length > 0)) table.fail("normal", "expected a non-zero direction, got [0, 0, 0]");
+      system.normal = n * (1.0 / length);
+    }
+    if (system.central_mass > 0 && system.bodies < 2) {
+      table.fail("bodies", "expected at least 2 (the central mass and one disc body), got 1");
+    }
+  }
+  return system;
+}
+
+void read_nbody(const TableReader& nbody, Scene& scene) {
+  static constexpr std::array<std::string_view, 7> kKeys = {"method", "G",    "softening", "theta",
+                                                            "dt",     "seed", "system"};
+  nbody.reject_unknown_keys(kKeys);
+  NbodySceneSettings& settings = scene.nbody;
+  NbodyParameters& p = settings.parameters;
+  if (auto method = nbody.choice("method", kNbodyMethods)) {
+    p.method = *method == "barnes_hut"        ? NbodyMethod::barnes_hut
+               : *method == "all_pairs_naive" ? NbodyMethod::all_pairs_naive
+                                              : NbodyMethod::all_pairs;
+  }
+  if (auto g = nbody.number("G", "length^3/(mass time^2)", Range::above(0))) p.gravitational_constant = *g;
+  if (auto eps = nbody.number("softening", "length", Range::at_least(0))) p.softening = *eps;
+  // Past about 1 the centre-of-mass criterion accepts nodes that contain the body itself.
+  if (auto theta = nbody.number("theta", "", Range::left_open(0, 1))) p.theta = *theta;
+  p.dt = nbody.required(nbody.number("dt", "time", Range::above(0)), "dt", "a number > 0 [time]");
+  if (auto seed = nbody.integer("seed", kSeed)) settings.seed = std::uint64_t(*seed);
+
+  const toml::node* systems = nbody.get("system");
+  if (!systems) nbody.fail("system", "at least one [[nbody.system]] is required (the bodies to simulate)");
+  if (!systems->is_array_of_tables()) {
+    nbody.fail("system", "expected one or more [[nbody.system]] tables, got " + describe_type(*systems));
+  }
+  const toml::array& array = *systems->as_array();
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const toml::node& system = *array.get(i);
+    const std::string prefix = "nbody.system[" + std::to_string(i) + "]";
+    const int line = static_cast<int>(system.source().begin.line);
+    scene.key_lines[prefix] = line;
+    settings.systems.push_back(
+        read_system(TableReader(*system.as_table(), prefix + ".", line, nbody.file(), scene)));
   }
 }
 
@@ -599,15 +808,29 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   Scene scene;
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
-  static constexpr std::array<std::string_view, 7> kTopKeys = {"name",  "solver", "domain", "resolution",
-                                                               "fluid", "time",   "output"};
+  static constexpr std::array<std::string_view, 10> kTopKeys = {
+      "name", "solver", "domain", "resolution", "fluid", "nbody", "time", "output", "dfsph", "pbf"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
-  read_domain(top.table("domain", true), scene);
-  read_resolution(top.table("resolution", true), scene);
-  read_fluid(top.table("fluid", false), scene);
+  if (scene.solver == "nbody") {
+    // Bodies fly free: no tank, no lattice, no fluid.
+    for (std::string_view key : {"domain", "resolution", "fluid"})
+      if (top.has(key))
+        top.fail(key, "does not apply to solver \"nbody\" (bodies are placed by [[nbody.system]])");
+    read_nbody(top.table("nbody", true), scene);
+  } else {
+    if (top.has("nbody"))
+      top.fail("nbody",
+               "applies to solver = \"nbody\" only (this scene's solver is \"" + scene.solver + "\")");
+    read_domain(top.table("domain", true), scene);
+    read_resolution(top.table("resolution", true), scene);
+    read_fluid(top.table("fluid", false), scene);
+  }
   read_time(top.table("time", false), scene);
   read_output(top.table("output", false), scene);
+  if (scene.solver == "dfsph") read_dfsph(top.table("dfsph", false), scene);
+  if (scene.solver == "pbf") read_pbf(top.table("pbf", false), scene);
+  reject_other_solvers_settings(top, scene);
   return scene;
 }
 

@@ -64,22 +64,40 @@ SURGE_HD Vec3f stirring_acceleration(const Stirring& stirring, Vec3f x, Vec3f v)
   return (weight / stirring.response_time) * (stirring.velocity - v);
 }
 
+// Constants of the artificial viscosity term shared by the fluid and the wall parts of the force pass.
+struct ViscosityConstants {
+  float eta2;        // keeps the viscous term finite as r -> 0 (Monaghan 1992): 0.01 h^2 [m^2]
+  float alpha_h_c0;  // alpha h c0 [m^2/s]
+};
+SURGE_HD ViscosityConstants viscosity_constants(const SphParameters& params) {
+  const float h = 0.5f * params.support;  // smoothing length of a kernel with support 2h
+  return {0.01f * h * h, params.viscosity_alpha * h * params.speed_of_sound};
+}
+
+// The force pass is three parts, so that a backend may run the fluid and the wall parts as separate
+// passes (the divergence lesson, docs/lessons/4-divergence.md) and still compute the same sums in the
+// same order: start_acceleration, add_fluid_acceleration, add_boundary_acceleration, finish_acceleration.
+// The start holds the body forces: gravity and the stirring hand's pull.
+SURGE_HD ParticleAcceleration start_acceleration(const SphParameters& params, const FluidFields& fluid,
+                                                 std::uint32_t i) {
+  ParticleAcceleration out;
+  out.acceleration = params.gravity + stirring_acceleration(params.stirring, xyz(fluid.index.positions[i]),
+                                                            xyz(fluid.velocity[i]));
+  return out;
+}
+
+// Fluid neighbours j of fluid particle i.
 template <typename Kernel>
-SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const SphParameters& params,
-                                                   const GridGeometry& grid, const FluidFields& fluid,
-                                                   const CellIndexView& boundary, std::uint32_t i) {
+SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& params,
+                                     const GridGeometry& grid, const FluidFields& fluid, std::uint32_t i,
+                                     ParticleAcceleration& out) {
   const Vec3f x_i = xyz(fluid.index.positions[i]);
   const Vec3f v_i = xyz(fluid.velocity[i]);
   const float rho_i = fluid.density[i];
   const float p_over_rho2_i = fluid.pressure[i] / (rho_i * rho_i);
   const float m = params.particle_mass;
-  const float h = 0.5f * params.support;  // smoothing length of a kernel with support 2h
-  const float eta2 = 0.01f * h * h;       // keeps the viscous term finite as r -> 0 (Monaghan 1992)
-  const float alpha_h_c0 = params.viscosity_alpha * h * params.speed_of_sound;
+  const ViscosityConstants viscosity = viscosity_constants(params);
   const float support2 = params.support * params.support;
-
-  ParticleAcceleration out;
-  out.acceleration = params.gravity + stirring_acceleration(params.stirring, x_i, v_i);
   for_each_neighbor(grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float r = sqrtf(r2);
@@ -91,11 +109,25 @@ SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const S
     const float v_dot_r = dot(v_i - v_j, r_ij);
     if (v_dot_r < 0.0f) {
       // Artificial viscosity Pi_ij = -alpha c0 h (v_ij . r_ij) / (rho_bar (r^2 + eta^2)), approaching only.
-      coefficient += -2.0f * alpha_h_c0 * v_dot_r / ((rho_i + rho_j) * (r2 + eta2));
+      coefficient += -2.0f * viscosity.alpha_h_c0 * v_dot_r / ((rho_i + rho_j) * (r2 + viscosity.eta2));
     }
     out.acceleration -= (m * coefficient) * grad_w;
     out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(r)) * (v_j - v_i);
   });
+}
+
+// Wall particles b near fluid particle i.
+template <typename Kernel>
+SURGE_HD void add_boundary_acceleration(const Kernel& kernel, const SphParameters& params,
+                                        const GridGeometry& grid, const FluidFields& fluid,
+                                        const CellIndexView& boundary, std::uint32_t i,
+                                        ParticleAcceleration& out) {
+  const Vec3f x_i = xyz(fluid.index.positions[i]);
+  const Vec3f v_i = xyz(fluid.velocity[i]);
+  const float rho_i = fluid.density[i];
+  const float p_over_rho2_i = fluid.pressure[i] / (rho_i * rho_i);
+  const ViscosityConstants viscosity = viscosity_constants(params);
+  const float support2 = params.support * params.support;
   for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
     const float r = sqrtf(r2);
     const float psi_b = params.rest_density * boundary.positions[b].w;  // Akinci et al. 2012, Psi_b(rho0)
@@ -107,10 +139,23 @@ SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const S
     const float p_b = fmaxf(0.0f, fluid.pressure[i] - rho_i * dot(params.gravity, r_ib));
     float coefficient = p_over_rho2_i + p_b / (rho_i * rho_i);
     const float v_dot_r = dot(v_i, r_ib);
-    if (v_dot_r < 0.0f) coefficient += -alpha_h_c0 * v_dot_r / (rho_i * (r2 + eta2));
+    if (v_dot_r < 0.0f) coefficient += -viscosity.alpha_h_c0 * v_dot_r / (rho_i * (r2 + viscosity.eta2));
     out.acceleration -= (psi_b * coefficient) * kernel.gradient(r_ib, r);
   });
+}
+
+SURGE_HD void finish_acceleration(const SphParameters& params, ParticleAcceleration& out) {
   out.xsph = params.xsph_epsilon * out.xsph;
+}
+
+template <typename Kernel>
+SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const SphParameters& params,
+                                                   const GridGeometry& grid, const FluidFields& fluid,
+                                                   const CellIndexView& boundary, std::uint32_t i) {
+  ParticleAcceleration out = start_acceleration(params, fluid, i);
+  add_fluid_acceleration(kernel, params, grid, fluid, i, out);
+  add_boundary_acceleration(kernel, params, grid, fluid, boundary, i, out);
+  finish_acceleration(params, out);
   return out;
 }
 

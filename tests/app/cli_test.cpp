@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -543,4 +544,157 @@ TEST_F(Cli, VideoIsEncodedByFfmpegAndRenamedWhenComplete) {
   EXPECT_EQ(video.substr(4, 4), "ftyp");
 }
 
+// ---- Classroom: execution modes (docs/lessons/)
+
+bool has_gpu(const std::function<Result(const std::vector<std::string>&)>& surge_run) {
+  const Result probe = surge_run(
+      {"bench", kDamBreak.string(), "--modes", "gpu", "--particles", "500", "--steps", "1", "--warmup", "0"});
+  return probe.exit_code == 0;
+}
+
+TEST_F(Cli, BenchModesCpuPrintsBusAndSpeedupColumnsWritesJsonAndPlot) {
+  const Result r = surge({"bench", kDamBreak.string(), "--modes", "cpu", "--particles", "2000,4000",
+                          "--steps", "3", "--warmup", "1", "--json", "bench.json", "--plot", "bench.svg"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "mode cpu: cpu ("));
+  for (const char* column : {"bus B/step", "bus GB/s", "vs cpu", "transfer ms (%)"})
+    EXPECT_TRUE(contains(r.out, column));
+  EXPECT_TRUE(contains(r.out, "1.00x"));
+
+  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  ASSERT_EQ(result["runs"].size(), 2u);
+  std::vector<long> particles;
+  for (const nlohmann::json& run : result["runs"]) {
+    EXPECT_EQ(run["backend"], "cpu");
+    EXPECT_EQ(run["bus_bytes_per_step"].get<double>(), 0.0) << "the cpu mode never crosses the bus";
+    EXPECT_EQ(run["speedup_over_cpu"].get<double>(), 1.0);
+    EXPECT_TRUE(run["stages"].contains("transfer"));
+    particles.push_back(run["particles"].get<long>());
+  }
+
+  ASSERT_TRUE(fs::exists(dir_ / "bench.svg"));
+  EXPECT_FALSE(fs::exists(dir_ / "bench.svg.tmp"));
+  const std::string svg = read_file(dir_ / "bench.svg");
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u) << svg.substr(0, 80);
+  EXPECT_TRUE(contains(svg, "</svg>"));
+  // One panel per particle count, a stacked bar whose segments name mode and stage, the stage legend.
+  for (long count : particles) EXPECT_TRUE(contains(svg, with_thousands(count) + " particles"));
+  EXPECT_TRUE(contains(svg, "<title>cpu forces: "));
+  EXPECT_TRUE(contains(svg, ">transfer</text>"));
+  EXPECT_TRUE(contains(svg, "speedup over cpu"));
+  EXPECT_TRUE(contains(svg, "needs the cpu mode and another mode")) << "only cpu ran: no curve to draw";
+}
+
+TEST_F(Cli, BenchModesSkipsGpuModesWithANoteWhereThereIsNoGpu) {
+  if (has_gpu([&](const std::vector<std::string>& args) { return surge(args); }))
+    GTEST_SKIP() << "this machine has a GPU";
+  const Result r = surge({"bench", kDamBreak.string(), "--modes", "gpu,cpu,hybrid-overlap,hybrid",
+                          "--particles", "1000", "--steps", "2", "--warmup", "0", "--json", "bench.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "note: skipping hybrid, hybrid-overlap, gpu (no CUDA GPU: "));
+  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  ASSERT_EQ(result["runs"].size(), 1u);
+  EXPECT_EQ(result["runs"][0]["backend"], "cpu");
+
+  const Result only_gpu = surge({"bench", kDamBreak.string(), "--modes", "hybrid", "--json", "x.json"});
+  EXPECT_EQ(only_gpu.exit_code, 2);
+  EXPECT_TRUE(contains(only_gpu.err, "error: --modes hybrid: no CUDA GPU: "));
+  EXPECT_FALSE(fs::exists(dir_ / "x.json"));
+
+  write("tiny.toml", kTinyScene);
+  const Result run = surge({"run", "tiny.toml", "--mode", "hybrid-overlap", "--steps", "1"});
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_TRUE(contains(run.err, "error: --mode hybrid-overlap: no CUDA GPU: "));
+}
+
+TEST_F(Cli, RunModeCpuIsBackendCpu) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--mode", "cpu", "--steps", "3", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "backend: cpu ("));
+  EXPECT_TRUE(contains(r.out, "bus traffic       0 bytes"));
+}
+
+TEST_F(Cli, ModeOptionsRejectBadInput) {
+  write("tiny.toml", kTinyScene);
+  EXPECT_EQ(surge({"run", "tiny.toml", "--mode", "cpu", "--backend", "cpu"}).exit_code, 2)
+      << "one or the other";
+  EXPECT_EQ(surge({"run", "tiny.toml", "--mode", "tpu"}).exit_code, 2);
+  EXPECT_EQ(surge({"bench", "tiny.toml", "--modes", "cpu,warp"}).exit_code, 2);
+  EXPECT_EQ(surge({"bench", "tiny.toml", "--force-pass", "twice"}).exit_code, 2);
+  EXPECT_EQ(surge({"bench", "tiny.toml", "--skin", "0"}).exit_code, 2);
+  const Result png = surge({"bench", "tiny.toml", "--modes", "cpu", "--plot", "bench.png"});
+  EXPECT_EQ(png.exit_code, 2);
+  EXPECT_TRUE(contains(png.err, "SVG")) << png.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bench.png"));
+}
+
+TEST_F(Cli, EveryLessonSceneRuns) {
+  // At a small particle count: the lesson scenes load, fill their tanks and step stably.
+  int scenes = 0;
+  for (const auto& entry : fs::directory_iterator(fs::path(SURGE_SOURCE_DIR) / "scenes" / "lessons")) {
+    if (entry.path().extension() != ".toml") continue;
+    ++scenes;
+    const Result r = surge(
+        {"run", entry.path().string(), "--mode", "cpu", "--particles", "2000", "--steps", "3", "--quiet"});
+    EXPECT_EQ(r.exit_code, 0) << entry.path() << ": " << r.err;
+    EXPECT_TRUE(contains(r.out, "summary: lesson")) << entry.path();
+  }
+  EXPECT_EQ(scenes, 5) << "one scene per lesson";
+}
+
+TEST_F(Cli, BenchHelpListsTheLessonSwitches) {
+  const Result r = surge({"bench", "--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* option :
+       {"--modes", "--no-reorder", "--force-pass", "--index-build", "--skin", "--plot"}) {
+    EXPECT_TRUE(contains(r.out, option)) << option;
+  }
+}
+
 }  // namespace
+
+// ---- Gravity (solver = "nbody")
+
+TEST_F(Cli, NbodyRunEndsWithEnergiesAndNoBusTraffic) {
+  const fs::path kepler = fs::path(SURGE_SOURCE_DIR) / "scenes" / "kepler.toml";
+  const Result r = surge({"run", kepler.string(), "--backend", "cpu", "--steps", "2000", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* figure : {"total_energy", "energy_change_relative", "virial_ratio", "linear_momentum",
+                             "angular_momentum", "pair_interactions_per_step"}) {
+    EXPECT_TRUE(contains(r.out, figure));
+  }
+  EXPECT_TRUE(contains(r.out, "2 fluid + 0 boundary"));
+  EXPECT_TRUE(contains(r.out, "bus traffic       0 bytes"));
+}
+
+TEST_F(Cli, NbodyBenchReportsPairInteractionsPerSecond) {
+  const fs::path plummer = fs::path(SURGE_SOURCE_DIR) / "scenes" / "plummer.toml";
+  const Result r = surge({"bench", plummer.string(), "--backend", "cpu", "--particles", "512", "--steps", "2",
+                          "--warmup", "1", "--json", "bench.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "pair_interactions_per_s"));
+  EXPECT_TRUE(contains(r.out, "flops_per_s"));
+  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json& run = result["runs"][0];
+  EXPECT_EQ(run["particles"], 512);
+  EXPECT_EQ(run["figures"]["pair_interactions_per_step"].get<double>(), 512.0 * 512.0);
+  EXPECT_EQ(run["figures"]["flops_per_step"].get<double>(), 20.0 * 512.0 * 512.0);
+  const double seconds_per_step = run["ms_per_step"].get<double>() / 1e3;
+  EXPECT_NEAR(run["rates"]["pair_interactions_per_s"].get<double>(), 512.0 * 512.0 / seconds_per_step,
+              1e-6 * 512.0 * 512.0 / seconds_per_step);
+  EXPECT_EQ(run["parameters"]["method"], "all_pairs");
+}
+
+TEST_F(Cli, NbodyBadStepIsRejected) {
+  expect_rejected(
+      "solver = \"nbody\"\n[nbody]\ndt = -1\n[[nbody.system]]\nmodel = \"plummer\"\nbodies = 10\n", 3,
+      "nbody.dt");
+}
+
+TEST_F(Cli, NbodyParticlesCannotResizeATwoBodyScene) {
+  const fs::path kepler = fs::path(SURGE_SOURCE_DIR) / "scenes" / "kepler.toml";
+  const Result r = surge({"run", kepler.string(), "--backend", "cpu", "--particles", "100", "--steps", "1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--particles cannot apply"));
+}

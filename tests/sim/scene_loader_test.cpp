@@ -58,14 +58,15 @@ float fluid_volume(const Scene& scene) {
 // ---- The shipped scenes
 
 TEST(SceneFiles, EveryFileLoadsWithSaneValues) {
-  int files = 0;
+  int files = 0, fluid_files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kScenes)) {
     if (entry.path().extension() != ".toml") continue;
     ++files;
     SCOPED_TRACE(entry.path().string());
     const Scene scene = load_scene(entry.path());
     EXPECT_EQ(scene.name, entry.path().stem().string());
-    EXPECT_EQ(scene.solver, "wcsph");
+    if (scene.solver != "wcsph") continue;  // other solvers' scenes have their own tests
+    ++fluid_files;
     EXPECT_GT(scene.spacing, 0.0f) << "shipped scenes fix their resolution";
     EXPECT_FALSE(scene.blocks.empty());
     EXPECT_FLOAT_EQ(scene.gravity.z, -9.81f);
@@ -78,6 +79,7 @@ TEST(SceneFiles, EveryFileLoadsWithSaneValues) {
     EXPECT_GT(scene.line_of("resolution.spacing"), 0);
   }
   EXPECT_GE(files, 3);
+  EXPECT_GE(fluid_files, 3);
 }
 
 TEST(SceneFiles, DamBreakIsTheMartinMoyceColumn) {
@@ -378,7 +380,7 @@ kernel = "gaussian"
 
 TEST(SceneErrors, UnknownSolverListsTheAccepted) {
   EXPECT_TRUE(fails_with("solver = \"pcisph\"\n" + kMinimal, 1, "solver",
-                         "expected one of \"wcsph\", got \"pcisph\""));
+                         "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"nbody\", got \"pcisph\""));
 }
 
 TEST(SceneErrors, SpacingMustBeBelowTheSmallestExtent) {
@@ -459,6 +461,38 @@ TEST(SceneErrors, DtMinNotBelowDtMax) {
                          "expected dt_min < dt_max, got dt_min 0.001 [s] >= dt_max 0.0001 [s]"));
   EXPECT_TRUE(fails_with(kMinimal + "[time]\ndt_max = 1e-8\n", 11, "time.dt_max", "expected dt_min < dt_max"))
       << "with only dt_max written, the error points at it";
+}
+
+TEST(SceneSolvers, DfsphAndPbfTablesAreReadInTheirUnits) {
+  const Scene dfsph =
+      parse_scene("solver = \"dfsph\"\n" + kMinimal +
+                      "[dfsph]\ndensity_error = 0.05\ndivergence_error = 0.2\nmax_iterations = 50\n"
+                      "divergence_solve = false\nviscosity = 1e-5\n",
+                  "t.toml");
+  EXPECT_EQ(dfsph.solver, "dfsph");
+  EXPECT_FLOAT_EQ(dfsph.dfsph.density_error, 0.0005f);  // written in percent
+  EXPECT_FLOAT_EQ(dfsph.dfsph.divergence_error, 0.002f);
+  EXPECT_EQ(dfsph.dfsph.max_iterations, 50);
+  EXPECT_FALSE(dfsph.dfsph.divergence_solve);
+  EXPECT_FLOAT_EQ(dfsph.dfsph.viscosity, 1e-5f);
+  const Scene pbf =
+      parse_scene("solver = \"pbf\"\n" + kMinimal + "[pbf]\niterations = 6\nvorticity = 0.01\n", "t.toml");
+  EXPECT_EQ(pbf.pbf.iterations, 6);
+  EXPECT_FLOAT_EQ(pbf.pbf.vorticity, 0.01f);
+}
+
+TEST(SceneSolvers, SettingsOfAnotherSolverAreErrors) {
+  EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[pbf]\niterations = 3\n", 11, "pbf",
+                         "applies to solver = \"pbf\" only; this scene's solver is \"dfsph\""));
+  EXPECT_TRUE(fails_with("solver = \"pbf\"\n" + kMinimal + "[fluid]\nviscosity_alpha = 0.1\n", 12,
+                         "fluid.viscosity_alpha", "applies to solver = \"wcsph\" only"));
+  EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[dfsph]\ndensity_error = 0\n", 12,
+                         "dfsph.density_error", "expected a number in [0.0001, 10] [%], got 0"));
+  EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[dfsph]\ndivergence_solve = 1\n", 12,
+                         "dfsph.divergence_solve", "expected true or false, got an integer (1)"));
+  EXPECT_TRUE(
+      fails_with("solver = \"dfsph\"\n" + kMinimal + "[dfsph]\nmin_iterations = 9\nmax_iterations = 4\n", 12,
+                 "dfsph.min_iterations", "expected min_iterations <= max_iterations, got 9 > 4"));
 }
 
 }  // namespace

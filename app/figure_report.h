@@ -1,0 +1,22 @@
+// Figures a solver reports beside the common timings (Simulation::step_figures(): energies, momenta, work
+// per step), as a run summary and a benchmark print them. Solvers without figures print nothing.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sim/backend/simulation.h"
+
+namespace surge::app {
+
+// "-0.250012", "[0, 1.5e-08, 0]", "barnes_hut"
+std::string format_figure(const NamedValue& figure);
+
+// Work per step turned into a rate: every figure named "X_per_step" gives "X_per_s" over the timed steps.
+std::vector<NamedValue> rates_of(const std::vector<NamedValue>& figures, long steps, double seconds);
+
+// One indented line per figure: "  NAME  VALUE".
+void print_figures(std::ostream& out, const std::vector<NamedValue>& figures, int name_width);
+
+}  // namespace surge::app

@@ -1,0 +1,40 @@
+// `surge validate dam-break`: the dam break of Martin & Moyce (1952) in a thin slab, compared with their
+// measurements and those of Koshizuka & Oka (1996): the surge front Z(T) and the residual height eta(tau).
+// Writes front.csv, height.csv, comparison.csv, summary.json, dam_break.svg and dam_break.png, prints each
+// requirement with its tolerance, and returns kExitValidationFailed when one is not met (docs/validation.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace surge::app {
+
+struct ValidateOptions {
+  std::string solver = "wcsph";
+  int resolution = 20;  // particles across the column width a
+  int depth = 0;        // particles across the slab (y); 0: automatic, default_slab_depth(resolution)
+                        // (sim/validation/dam_break_slab.h)
+  std::string backend = "auto";
+  std::filesystem::path out_dir;     // empty: out/validation/dam_break_SOLVER_rN
+  std::filesystem::path scene_path;  // empty: scenes/validation/dam_break_slab.toml
+  std::filesystem::path data_dir;    // empty: assets/validation
+  // Tolerances; the defaults are the requirements of the validation (docs/validation.md).
+  double z_tolerance = 0.10;      // max |relative error| of Z against Martin & Moyce after the fitted shift
+  double max_shift = 0.2;         // |Delta T| allowed for that shift
+  double slope_tolerance = 0.15;  // |dZ/dT - 1.32| over T in [1.5, 3.3]
+  double eta_tolerance = 0.0;     // > 0: also require max |eta - eta_MM| <= this; 0: report only
+  bool quiet = false;
+  std::string command_line;
+};
+
+// Adds `validate` with its subcommand `dam-break`; returns the `dam-break` subcommand.
+CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options);
+// Returns the exit code: kExitSuccess when every requirement holds, kExitValidationFailed when one does not,
+// kExitUnstable when the run blew up. Throws SceneError / InputError for bad input.
+int run_validate_dam_break(const ValidateOptions& options);
+
+}  // namespace surge::app

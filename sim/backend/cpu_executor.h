@@ -1,0 +1,105 @@
+// The CPU executor: what the solver templates (sim/sph/*_solver.h) need from a backend, as OpenMP loops.
+// Its twin is CudaExecutor (cuda_executor.cuh); a solver written against this interface runs on both.
+//
+//   Buffer<T>           per-particle storage (std::vector here, DeviceBuffer there)
+//   for_each(n, f)      f(i) for every particle
+//   sum(n, f), max(n, f) reductions whose result the host needs (on the GPU: a small readback)
+//   build_index, reorder  particles sorted by grid cell, and any per-particle array carried along
+//   begin/end(stage)    stage timers
+#pragma once
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/backend/simulation.h"
+#include "sim/index/cell_index_cpu.h"
+
+namespace surge {
+
+class CpuExecutor {
+ public:
+  template <typename T>
+  using Buffer = std::vector<T>;
+
+  explicit CpuExecutor(TransferLedger&) {}
+
+  std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
+
+  template <typename F>
+  void for_each(std::uint32_t n, const F& f) {
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) f(std::uint32_t(i));
+  }
+
+  template <typename F>
+  double sum(std::uint32_t n, const F& f) {
+    double total = 0.0;
+#pragma omp parallel for schedule(static) reduction(+ : total)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) total += double(f(std::uint32_t(i)));
+    return total;
+  }
+
+  template <typename F>
+  float max(std::uint32_t n, const F& f) {
+    float largest = 0.0f;
+#pragma omp parallel for schedule(static) reduction(max : largest)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i)
+      largest = std::max(largest, float(f(std::uint32_t(i))));
+    return largest;
+  }
+
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions) {
+    index_.build(grid, positions);
+  }
+  const std::uint32_t* cell_start() const {
+    return index_.cell_start().data();
+  }
+  template <typename T>
+  void reorder(Buffer<T>& values, Buffer<T>& scratch) {
+    gather_in_order(values, index_.sorted_order(), scratch);
+  }
+
+  template <typename T>
+  void upload(Buffer<T>& destination, const std::vector<T>& source, const char*) {
+    destination = source;
+  }
+  template <typename T>
+  void download(std::vector<T>& destination, const Buffer<T>& source, const char*) {
+    destination = source;
+  }
+  template <typename T>
+  void allocate(Buffer<T>& buffer, std::size_t n) {
+    buffer.assign(n, T{});
+  }
+
+  void begin(Stage stage) {
+    stage_ = stage;
+    start_ = std::chrono::steady_clock::now();
+  }
+  void end() {
+    times_.ms[int(stage_)] +=
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start_).count();
+  }
+  void count_step() {
+    times_.steps += 1;
+  }
+  StageTimes stage_times() {
+    return times_;
+  }
+  void reset_timers() {
+    times_ = StageTimes{};
+  }
+
+ private:
+  CpuCellIndex index_;
+  StageTimes times_;
+  Stage stage_ = Stage::other;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace surge

@@ -1,0 +1,207 @@
+// The CUDA executor: the interface of CpuExecutor (cpu_executor.h) on one stream of the GPU. Loop bodies are
+// extended lambdas launched by one generic kernel; reductions go through CUB into pinned memory, and that
+// small readback (8 bytes) is recorded in the ledger as what it is: the host deciding whether to iterate.
+// Particle data never crosses: index, reorder and every pass stay on the device.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <array>
+#include <chrono>
+#include <cub/device/device_reduce.cuh>
+#include <cuda/functional>
+#include <string>
+#include <vector>
+
+#include "sim/backend/gpu_info.h"
+#include "sim/backend/simulation.h"
+#include "sim/core/cuda_check.h"
+#include "sim/core/device_buffer.h"
+#include "sim/index/cell_index_gpu.h"
+
+namespace surge {
+
+namespace cuda_executor_detail {
+
+constexpr int kBlock = 256;
+
+template <typename F>
+__global__ void __launch_bounds__(kBlock) for_each_kernel(F f, std::uint32_t n) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) f(i);
+}
+
+template <typename T>
+__global__ void gather_kernel(const std::uint32_t* __restrict__ order, std::uint32_t n,
+                              const T* __restrict__ values, T* __restrict__ sorted /* out */) {
+  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < n) sorted[k] = values[order[k]];
+}
+
+// f(i) as a double or float, for CUB to reduce over a counting iterator.
+template <typename F, typename T>
+struct AsValue {
+  F f;
+  __host__ __device__ T operator()(std::uint32_t i) const { return T(f(i)); }
+};
+
+}  // namespace cuda_executor_detail
+
+class CudaExecutor {
+ public:
+  template <typename T>
+  using Buffer = DeviceBuffer<T>;
+
+  CudaExecutor(TransferLedger& ledger, const GpuInfo& gpu, IndexBuild index_build = IndexBuild::radix_sort)
+      : ledger_(ledger), gpu_(gpu), index_build_(index_build) {
+    SURGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    SURGE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_result_), sizeof(double)));
+    result_.resize(1);
+  }
+  ~CudaExecutor() {
+    cudaStreamSynchronize(stream_);
+    for (const Mark& mark : marks_) {
+      cudaEventDestroy(mark.start);
+      cudaEventDestroy(mark.stop);
+    }
+    cudaFreeHost(host_result_);
+    cudaStreamDestroy(stream_);
+  }
+  CudaExecutor(const CudaExecutor&) = delete;
+  CudaExecutor& operator=(const CudaExecutor&) = delete;
+
+  std::string name() const {
+    return "gpu (" + gpu_.name + ", CC " + std::to_string(gpu_.compute_major) + "." +
+           std::to_string(gpu_.compute_minor) + ")";
+  }
+  cudaStream_t stream() const { return stream_; }
+
+  template <typename F>
+  void for_each(std::uint32_t n, const F& f) {
+    using namespace cuda_executor_detail;
+    if (n == 0) return;
+    for_each_kernel<<<(n + kBlock - 1) / kBlock, kBlock, 0, stream_>>>(f, n);
+    SURGE_CUDA_CHECK_LAUNCH("for_each_kernel");
+  }
+
+  template <typename F>
+  double sum(std::uint32_t n, const F& f) {
+    return reduce<double>(n, f, cuda::std::plus<>{}, 0.0, "solver reduction (sum)");
+  }
+  template <typename F>
+  float max(std::uint32_t n, const F& f) {
+    return float(reduce<float>(n, f, cuda::maximum<>{}, 0.0f, "solver reduction (max)"));
+  }
+
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions) {
+    index_.build(grid, positions.data(), std::uint32_t(positions.size()), index_build_, stream_);
+    sorted_count_ = std::uint32_t(positions.size());
+  }
+  const std::uint32_t* cell_start() const { return index_.d_cell_start(); }
+  template <typename T>
+  void reorder(Buffer<T>& values, Buffer<T>& scratch) {
+    using namespace cuda_executor_detail;
+    scratch.resize(values.size());
+    if (sorted_count_ == 0) return;
+    gather_kernel<<<(sorted_count_ + kBlock - 1) / kBlock, kBlock, 0, stream_>>>(
+        index_.d_sorted_order(), sorted_count_, values.data(), scratch.data());
+    SURGE_CUDA_CHECK_LAUNCH("gather_kernel");
+    values.swap(scratch);
+  }
+
+  template <typename T>
+  void upload(Buffer<T>& destination, const std::vector<T>& source, const char* reason) {
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    copy_to_device(destination, source, ledger_, reason);
+  }
+  template <typename T>
+  void download(std::vector<T>& destination, const Buffer<T>& source, const char* reason) {
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    copy_to_host(destination, source, ledger_, reason);
+  }
+  template <typename T>
+  void allocate(Buffer<T>& buffer, std::size_t n) {
+    buffer.resize(n);
+    SURGE_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, buffer.bytes(), stream_));
+  }
+
+  // Stage timers: events recorded on the stream, read when the times are asked for.
+  void begin(Stage stage) {
+    if (used_ == marks_.size()) {
+      Mark mark{};
+      SURGE_CUDA_CHECK(cudaEventCreate(&mark.start));
+      SURGE_CUDA_CHECK(cudaEventCreate(&mark.stop));
+      marks_.push_back(mark);
+    }
+    marks_[used_].stage = stage;
+    SURGE_CUDA_CHECK(cudaEventRecord(marks_[used_].start, stream_));
+  }
+  void end() {
+    SURGE_CUDA_CHECK(cudaEventRecord(marks_[used_].stop, stream_));
+    ++used_;
+    if (used_ >= 4096) collect();
+  }
+  void count_step() { times_.steps += 1; }
+  StageTimes stage_times() {
+    collect();
+    return times_;
+  }
+  void reset_timers() {
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    used_ = 0;
+    times_ = StageTimes{};
+  }
+
+ private:
+  struct Mark {
+    cudaEvent_t start, stop;
+    Stage stage;
+  };
+
+  void collect() {
+    if (used_ == 0) return;
+    SURGE_CUDA_CHECK(cudaEventSynchronize(marks_[used_ - 1].stop));
+    for (std::size_t k = 0; k < used_; ++k) {
+      float ms = 0.0f;
+      SURGE_CUDA_CHECK(cudaEventElapsedTime(&ms, marks_[k].start, marks_[k].stop));
+      times_.ms[int(marks_[k].stage)] += ms;
+    }
+    used_ = 0;
+  }
+
+  template <typename T, typename F, typename Op>
+  double reduce(std::uint32_t n, const F& f, Op op, T init, const char* reason) {
+    using namespace cuda_executor_detail;
+    const auto input =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), AsValue<F, T>{f});
+    T* result = reinterpret_cast<T*>(result_.data());
+    std::size_t bytes = 0;
+    SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, input, result, n, op, init, stream_));
+    if (bytes > temp_.size()) temp_.resize(bytes);
+    SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp_.data(), bytes, input, result, n, op, init, stream_));
+    const auto start = std::chrono::steady_clock::now();
+    SURGE_CUDA_CHECK(cudaMemcpyAsync(host_result_, result, sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    ledger_.record(
+        CopyDirection::device_to_host, sizeof(T),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), reason);
+    return double(*reinterpret_cast<const T*>(host_result_));
+  }
+
+  TransferLedger& ledger_;
+  GpuInfo gpu_;
+  IndexBuild index_build_;
+  cudaStream_t stream_ = nullptr;
+  GpuCellIndex index_;
+  std::uint32_t sorted_count_ = 0;
+  DeviceBuffer<double> result_;
+  DeviceBuffer<unsigned char> temp_;
+  double* host_result_ = nullptr;  // pinned
+  std::vector<Mark> marks_;
+  std::size_t used_ = 0;
+  StageTimes times_;
+};
+
+}  // namespace surge

@@ -1,0 +1,16 @@
+// Without nvcc the CUDA entry points exist and say why they cannot run.
+#include <stdexcept>
+
+#include "sim/backend/incompressible_simulation.h"
+
+namespace surge {
+
+std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup&, const DfsphParameters&, IndexBuild) {
+  throw std::runtime_error("built without CUDA");
+}
+
+std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup&, const PbfParameters&, IndexBuild) {
+  throw std::runtime_error("built without CUDA");
+}
+
+}  // namespace surge

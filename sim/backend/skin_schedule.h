@@ -1,0 +1,71 @@
+// How long a cell index built with a skin stays valid: the schedule of the hybrid-overlap mode.
+//
+// Verlet's idea applied to cells: file the particles in cells of edge support + skin. As long as no
+// particle has moved more than skin / 2 since the positions the index was built from, every pair closer
+// than the support still lies in neighbouring cells, so the index can be reused while the CPU builds the
+// next one. (A cell lookup at the current position needs only "moved less than skin"; skin / 2 is the
+// classic Verlet-list margin and leaves a factor two in hand.)
+//
+// The pipeline (sim/backend/hybrid_simulation.cu): positions are copied down right after an index is
+// adopted; the CPU builds the next index from them while the GPU steps; it is adopted k steps later and
+// then used for k more steps. An index therefore serves until 2k steps after its positions were taken,
+// and k is the largest count for which particles at the present speed and acceleration move at most
+// skin / 2 in 2k steps. The device measures the real displacement every step, and a larger one forces an
+// immediate rebuild, so a sudden acceleration cannot make the schedule miss a neighbour.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+
+#include "sim/index/grid_geometry.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge {
+
+// An upper bound on every time step the adaptive rule (adaptive_time_step in wcsph_physics.h) can
+// choose: its Courant condition cfl h / (c0 + v) never exceeds cfl h / c0, and dt_max caps it.
+inline float time_step_bound(const SphParameters& params) {
+  const float h = 0.5f * params.support;
+  return std::min(params.dt_max, params.cfl * h / params.speed_of_sound);
+}
+
+// An upper bound on the speed a particle moves at: its velocity plus the XSPH correction, which averages
+// velocity differences of at most 2 v_max with weights summing to about one (the 1.5 covers compression).
+inline float displacement_speed_bound(const SphParameters& params, float max_speed) {
+  return max_speed * (1.0f + 1.5f * 2.0f * params.xsph_epsilon);
+}
+
+// The largest m <= max_steps with  m dt v + (m dt)^2 a / 2 <= distance  (at least 0): how many steps of at
+// most dt a particle starting at speed v with acceleration at most a stays within `distance`.
+inline long steps_within(float distance, float speed, float acceleration, float dt, long max_steps) {
+  if (distance <= 0.0f || dt <= 0.0f) return 0;
+  // Solve a/2 t^2 + v t - d = 0 for the time t, stably for a -> 0.
+  const double v = speed, a = acceleration, d = distance;
+  const double t = a > 0.0 ? 2.0 * d / (v + std::sqrt(v * v + 2.0 * a * d)) : (v > 0.0 ? d / v : 1e30);
+  const double steps = std::floor(t / double(dt));
+  return long(std::clamp(steps, 0.0, double(max_steps)));
+}
+
+// Steps an index is used for before the next one is adopted (k above), at least 1.
+inline long index_reuse_steps(const SphParameters& params, float skin, float max_speed,
+                              float max_acceleration, long max_reuse_steps) {
+  const long steps_in_skin = steps_within(0.5f * skin, displacement_speed_bound(params, max_speed),
+                                          max_acceleration, time_step_bound(params), 2 * max_reuse_steps);
+  return std::max(1L, steps_in_skin / 2);
+}
+
+// The grid of the skin index: same origin, cells of edge support + skin, covering at least the same box.
+inline GridGeometry grid_with_skin(const GridGeometry& grid, float support, float skin) {
+  GridGeometry coarse = grid;
+  coarse.cell_size = support + skin;
+  coarse.inv_cell_size = 1.0f / coarse.cell_size;
+  const auto cells_covering = [&](int n) {
+    return std::max(1, int(std::ceil(double(n) * double(grid.cell_size) / double(coarse.cell_size))));
+  };
+  coarse.nx = cells_covering(grid.nx);
+  coarse.ny = cells_covering(grid.ny);
+  coarse.nz = cells_covering(grid.nz);
+  return coarse;
+}
+
+}  // namespace surge

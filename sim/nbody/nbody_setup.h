@@ -1,0 +1,30 @@
+// Everything a backend needs to start an n-body run: the parameters and the initial bodies, in double so
+// the CPU reference keeps full precision (the GPU rounds them to float when it uploads them).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "sim/core/vec.h"
+#include "sim/nbody/gravity_physics.h"
+#include "sim/nbody/nbody_parameters.h"
+
+namespace surge {
+
+struct NbodySetup {
+  NbodyParameters params;
+  std::vector<Body<double>> bodies;  // position and mass; the index is the body's creation id
+  std::vector<Vec3d> velocities;
+  std::size_t size() const { return bodies.size(); }
+};
+
+struct Scene;
+// Places the bodies of every [[nbody.system]]. particles_override > 0 replaces the total body count: the
+// Plummer and disc systems share it in the proportions the scene gives them (two-body systems keep their
+// two). Throws SceneError when the override cannot apply (only two-body systems).
+NbodySetup build_nbody_setup(const Scene& scene, long particles_override = 0);
+
+// Bytes of device memory per body, for "how many fit" messages.
+std::size_t device_bytes_per_body(NbodyMethod method);
+
+}  // namespace surge

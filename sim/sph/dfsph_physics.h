@@ -1,0 +1,148 @@
+// Divergence-free SPH (Bender & Koschier 2015, 2017: "BK17"), per particle: the equations every backend runs.
+//
+// Notation. The solvers correct velocities with pressure-like values q_i = p_i / rho_i^2 [m^2/s^2 /
+// (kg/m^3)], through the symmetric SPH pressure acceleration
+//     dv_i = -dt ( sum_j m (q_i + q_j) grad W_ij  +  sum_b rho0 V_b (q_i + q_b) grad W_ib ),    (BK17 eq. 9)
+// where b runs over Akinci wall particles (volume V_b, at rest). A wall particle takes the pressure of the
+// fluid particle carried hydrostatically to its place, p_b = p_i - rho_i g . r_ib, as in the WCSPH solver
+// (wcsph_physics.h; Adami et al. 2012, eq. 27): q_b = q_i - g . r_ib / rho_i. Its q_i part doubles the wall
+// term of each iteration; its gravity part does not depend on the iteration and joins the non-pressure forces
+// (wall_pressure_acceleration). BK17 and SPlisHSPlasH use q_b = 0; measured in the hydrostatic test, that
+// leaves the pressure 15 % above rho0 g d in a narrow tank, where walls carry much of the column. With g_i =
+// sum_j m grad W_ij + sum_b rho0 V_b grad W_ib and s_i = sum_j |m grad W_ij|^2, the change of rho_i that q_i
+// alone causes is -dt^2 q_i (|g_i|^2 + s_i), so the q_i that removes a density excess e_i in one step is
+//     q_i = e_i alpha_i / dt^2,      alpha_i = 1 / (|g_i|^2 + s_i)                            (BK17 eq. 11)
+// and the one that removes a density rate d_i = D rho_i / Dt is q_i = d_i alpha_i / dt. Summed over the
+// iterations of a solve, q_i is the particle's pressure over density squared: p_i = q_i rho_i^2.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/core/hd.h"
+#include "sim/core/vec.h"
+#include "sim/index/neighbor_loop.h"
+#include "sim/sph/solver_parameters.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge {
+
+// What the factor pass stores for one particle.
+struct DfsphFactor {
+  float alpha;      // 1 / (|g_i|^2 + s_i), 0 when the particle has no neighbours [m^6 / kg^2 ... see above]
+  float neighbors;  // fluid + wall particles within the support, itself included
+};
+
+// alpha_i and the neighbour count. With the doubled wall term (header comment), q_i alone changes rho_i by
+// -dt^2 q_i ((g_f + 2 g_b) . (g_f + g_b) + s_i), g_f and g_b the fluid and wall parts of g_i; BK17 eq. 11 has
+// |g_f + g_b|^2 in place of the dot product. Where walls and fluid pull a particle in opposite directions the dot
+// product can fall below |g|^2 (even below zero): the larger of the two keeps q_i from overshooting there.
+template <typename Kernel>
+SURGE_HD DfsphFactor dfsph_factor(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
+                                  const CellIndexView& fluid, const CellIndexView& boundary, std::uint32_t i) {
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const float support2 = params.support * params.support;
+  const float m = params.particle_mass;
+  Vec3f g_fluid{}, g_wall{};
+  float s = 0.0f, count = 0.0f;
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t, Vec3f r_ij, float r2) {
+    const Vec3f grad = m * kernel.gradient(r_ij, sqrtf(r2));
+    g_fluid += grad;
+    s += length_squared(grad);
+    count += 1.0f;
+  });
+  for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+    g_wall += (params.rest_density * boundary.positions[b].w) * kernel.gradient(r_ib, sqrtf(r2));
+    count += 1.0f;
+  });
+  const Vec3f g = g_fluid + g_wall;
+  const float response = fmaxf(dot(g_fluid + 2.0f * g_wall, g), length_squared(g)) + s;
+  // A lone particle has g = s = 0: nothing can compress it, and it takes no pressure.
+  return {response > 1e-30f ? 1.0f / response : 0.0f, count};
+}
+
+// D rho_i / Dt = sum_j m (v_i - v_j) . grad W_ij + sum_b rho0 V_b v_i . grad W_ib   (continuity equation)
+template <typename Kernel>
+SURGE_HD float density_rate(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
+                            const CellIndexView& fluid, const Vec4f* velocity, const CellIndexView& boundary,
+                            std::uint32_t i) {
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const Vec3f v_i = xyz(velocity[i]);
+  const float support2 = params.support * params.support;
+  float fluid_sum = 0.0f;
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    fluid_sum += dot(v_i - xyz(velocity[j]), kernel.gradient(r_ij, sqrtf(r2)));
+  });
+  float boundary_sum = 0.0f;
+  for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+    boundary_sum += boundary.positions[b].w * dot(v_i, kernel.gradient(r_ib, sqrtf(r2)));
+  });
+  return params.particle_mass * fluid_sum + params.rest_density * boundary_sum;
+}
+
+// The velocity change dv_i of the pressure values q (BK17 eq. 9, written out in the header comment).
+template <typename Kernel>
+SURGE_HD Vec3f pressure_velocity_change(const Kernel& kernel, const SphParameters& params,
+                                        const GridGeometry& grid, const CellIndexView& fluid, const float* q,
+                                        const CellIndexView& boundary, std::uint32_t i, float dt) {
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const float q_i = q[i];
+  const float support2 = params.support * params.support;
+  Vec3f fluid_sum{};
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    const float q_sum = q_i + q[j];
+    if (q_sum != 0.0f) fluid_sum += q_sum * kernel.gradient(r_ij, sqrtf(r2));
+  });
+  Vec3f boundary_sum{};
+  if (q_i != 0.0f) {
+    for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+      boundary_sum += boundary.positions[b].w * kernel.gradient(r_ib, sqrtf(r2));
+    });
+  }
+  // q_i + q_b = 2 q_i for the part of q_b an iteration changes (header comment).
+  return (-dt) * (params.particle_mass * fluid_sum + (2.0f * params.rest_density * q_i) * boundary_sum);
+}
+
+// Gravity plus laminar viscosity (Morris et al. 1997, eq. 8, as used with DFSPH by BK17):
+//   a_i = g + 2 (d + 2) nu sum_j (m / rho_j) (v_ij . x_ij) / (|x_ij|^2 + 0.01 h^2) grad W_ij,  d = 3.
+template <typename Kernel>
+SURGE_HD Vec3f non_pressure_acceleration(const Kernel& kernel, const SphParameters& params, float viscosity,
+                                         const GridGeometry& grid, const CellIndexView& fluid,
+                                         const Vec4f* velocity, const float* density, std::uint32_t i) {
+  Vec3f a = params.gravity;
+  if (viscosity <= 0.0f) return a;
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const Vec3f v_i = xyz(velocity[i]);
+  const float h = 0.5f * params.support;
+  const float eta2 = 0.01f * h * h;
+  const float support2 = params.support * params.support;
+  Vec3f sum{};
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    if (j == i) return;
+    const float v_dot_x = dot(v_i - xyz(velocity[j]), r_ij);
+    sum += (v_dot_x / (density[j] * (r2 + eta2))) * kernel.gradient(r_ij, sqrtf(r2));
+  });
+  return a + (10.0f * viscosity * params.particle_mass) * sum;
+}
+
+// The gravity part of the wall pressure, -sum_b rho0 V_b (-g . r_ib / rho_i) grad W_ib (header comment): the
+// hydrostatic pressure difference between a fluid particle and the wall particles beside it.
+template <typename Kernel>
+SURGE_HD Vec3f wall_pressure_acceleration(const Kernel& kernel, const SphParameters& params,
+                                          const GridGeometry& grid, const CellIndexView& boundary, Vec3f x_i,
+                                          float rho_i) {
+  const float support2 = params.support * params.support;
+  Vec3f sum{};
+  for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+    sum += (boundary.positions[b].w * dot(params.gravity, r_ib)) * kernel.gradient(r_ib, sqrtf(r2));
+  });
+  return (params.rest_density / rho_i) * sum;
+}
+
+// The time step of an incompressible solver: the particle moves at most `cfl` spacings per step (BK17 sec. 5
+// uses 0.4 particle diameters), capped by dt_max.
+SURGE_HD float incompressible_time_step(const SphParameters& params, float max_speed) {
+  const float dt = max_speed > 0.0f ? params.cfl * params.spacing / max_speed : params.dt_max;
+  return dt < params.dt_max ? dt : params.dt_max;
+}
+
+}  // namespace surge

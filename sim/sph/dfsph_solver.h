@@ -1,0 +1,266 @@
+// One DFSPH time step (Bender & Koschier 2017, Algorithm 1), written once for any executor: CpuExecutor runs
+// it in OpenMP loops, CudaExecutor in CUDA kernels. The per-particle equations are in dfsph_physics.h.
+//
+//   sort by cell           neighbours of the current positions
+//   density, alpha_i       summation density and the DFSPH factor (eq. 11)
+//   divergence solve       make D rho/Dt vanish for the current velocities (Algorithm 2)
+//   non-pressure forces    gravity, viscosity, the walls' hydrostatic pressure; the time step (CFL condition)
+//   density solve          predict v*, remove the predicted density excess (Algorithm 3)
+//   integrate              x += dt v*
+//
+// BK17 runs the divergence solve at the end of a step, after the new neighbourhoods and densities; running it
+// at the start of the next step, right after they are computed, is the same sequence of operations.
+// Both solves are warm-started with half the pressure values of the previous step, as SPlisHSPlasH does.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/sph/dfsph_physics.h"
+#include "sim/sph/fluid_state.h"
+
+namespace surge {
+
+template <typename Exec>
+class DfsphSolver {
+ public:
+  template <typename T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+  DfsphSolver(Exec& exec, const SphSetup& setup, const DfsphParameters& dfsph)
+      : fluid_(exec, setup), dfsph_(dfsph) {
+    const std::uint32_t n = fluid_.n;
+    exec.allocate(factor_, n);
+    exec.allocate(excess_, n);
+    exec.allocate(q_, n);
+    exec.allocate(q_density_sum_, n);
+    exec.allocate(q_divergence_sum_, n);
+    exec.allocate(acceleration_, n);
+  }
+
+  FluidState<Exec>& fluid() { return fluid_; }
+  const FluidState<Exec>& fluid() const { return fluid_; }
+  const DfsphParameters& settings() const { return dfsph_; }
+
+  struct Figures {
+    int density_iterations = 0;
+    int divergence_iterations = 0;
+    double density_error = 0;     // average density excess reached, fraction of rho0
+    double divergence_error = 0;  // average D rho/Dt * dt reached, fraction of rho0
+    std::vector<double>
+        density_error_history;  // the density solve's error before each iteration and at the end
+  };
+  const Figures& figures() const { return figures_; }
+
+  template <typename Kernel>
+  void step(const Kernel& kernel) {
+    FluidState<Exec>& s = fluid_;
+    Exec& exec = s.exec;
+    if (s.status.instability != Instability::none || s.n == 0) return;
+
+    exec.begin(Stage::index);
+    s.sort_by_cell(q_density_sum_, q_divergence_sum_);
+    exec.end();
+
+    exec.begin(Stage::density);
+    compute_density_and_factor(kernel);
+    exec.end();
+
+    exec.begin(Stage::forces);
+    if (dfsph_.divergence_solve) solve_divergence(kernel);
+    exec.end();
+
+    exec.begin(Stage::other);
+    const float dt = incompressible_time_step(s.params, s.status.max_speed);
+    exec.end();
+
+    exec.begin(Stage::forces);
+    predict_velocities(kernel, dt);
+    solve_density(kernel, dt);
+    exec.end();
+
+    exec.begin(Stage::integration);
+    integrate(dt);
+    s.finish_step(dt);
+    exec.end();
+    exec.count_step();
+  }
+
+  template <typename Kernel>
+  void compute_density_and_factor(const Kernel& kernel) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const GridGeometry grid = s.grid;
+    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    float* density = s.density.data();
+    DfsphFactor* factor = factor_.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      density[i] = compute_density(kernel, p, grid, fluid, boundary, xyz(fluid.positions[i]));
+      factor[i] = dfsph_factor(kernel, p, grid, fluid, boundary, i);
+    });
+  }
+
+  // Algorithm 2: q_i = d_i alpha_i / dt with d_i = max(D rho_i/Dt, 0) until the average d_i dt / rho0 is
+  // below the target. `dt` here is the last step's, the one the divergence will act over.
+  template <typename Kernel>
+  void solve_divergence(const Kernel& kernel) {
+    const float dt = fluid_.status.dt_s;
+    figures_.divergence_iterations =
+        run_solve(kernel, dt, Solve::divergence, dfsph_.divergence_error, figures_.divergence_error);
+  }
+
+  template <typename Kernel>
+  void predict_velocities(const Kernel& kernel, float dt) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const GridGeometry grid = s.grid;
+    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const float viscosity = dfsph_.viscosity;
+    const float* density = s.density.data();
+    Vec4f* velocity = s.velocity.data();
+    Vec4f* acceleration = acceleration_.data();
+    // Two passes: the viscosity of particle i reads its neighbours' velocities before any of them change.
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const Vec3f a =
+          non_pressure_acceleration(kernel, p, viscosity, grid, fluid, velocity, density, i) +
+          wall_pressure_acceleration(kernel, p, grid, boundary, xyz(fluid.positions[i]), density[i]);
+      acceleration[i] = make_vec4(a, 0.0f);
+    });
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const Vec4f a = acceleration[i];
+      velocity[i].x += dt * a.x;
+      velocity[i].y += dt * a.y;
+      velocity[i].z += dt * a.z;
+    });
+  }
+
+  // Algorithm 3: q_i = e_i alpha_i / dt^2 with e_i = max(rho_i + dt D rho_i/Dt - rho0, 0), the density excess
+  // the predicted velocities would leave, until its average is below the target. The accumulated q_i is the
+  // particle's pressure over density squared (dfsph_physics.h); with the divergence solve's, p_i = q_i
+  // rho_i^2.
+  template <typename Kernel>
+  void solve_density(const Kernel& kernel, float dt) {
+    FluidState<Exec>& s = fluid_;
+    figures_.density_iterations =
+        run_solve(kernel, dt, Solve::density, dfsph_.density_error, figures_.density_error);
+
+    // Both solves apply pressure impulses over a step: the pressure is their sum.
+    const float* density = s.density.data();
+    float* pressure = s.pressure.data();
+    const float* q_density = q_density_sum_.data();
+    const float* q_divergence = q_divergence_sum_.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      pressure[i] = (q_density[i] + q_divergence[i]) * density[i] * density[i];
+    });
+  }
+
+  void integrate(float dt) {
+    FluidState<Exec>& s = fluid_;
+    Vec4f* position = s.position.data();
+    const Vec4f* velocity = s.velocity.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      position[i].x += dt * velocity[i].x;
+      position[i].y += dt * velocity[i].y;
+      position[i].z += dt * velocity[i].z;
+    });
+  }
+
+  enum class Solve { divergence, density };
+
+  // Sets q_i for the solve's current velocities and returns its average error (fraction of rho0):
+  //   divergence  d_i = max(D rho_i/Dt, 0) (0 at the free surface), q_i = d_i alpha_i / dt, error = <d_i> dt
+  //   / rho0 density     e_i = max(rho_i + dt D rho_i/Dt - rho0, 0),        q_i = e_i alpha_i / dt^2, error =
+  //   <e_i> / rho0
+  template <typename Kernel>
+  double compute_error(const Kernel& kernel, float dt, Solve solve) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const GridGeometry grid = s.grid;
+    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const DfsphFactor* factor = factor_.data();
+    const Vec4f* velocity = s.velocity.data();
+    const float* density = s.density.data();
+    float* excess = excess_.data();
+    float* q = q_.data();
+    if (solve == Solve::divergence) {
+      const float surface_count = dfsph_.surface_neighbor_count;
+      s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+        float rate = density_rate(kernel, p, grid, fluid, velocity, boundary, i);
+        if (rate < 0.0f || factor[i].neighbors < surface_count) rate = 0.0f;
+        excess[i] = rate * dt;
+        q[i] = rate * factor[i].alpha / dt;
+      });
+    } else {
+      s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+        const float predicted = density[i] + dt * density_rate(kernel, p, grid, fluid, velocity, boundary, i);
+        const float e = fmaxf(predicted - p.rest_density, 0.0f);
+        excess[i] = e;
+        q[i] = e * factor[i].alpha / (dt * dt);
+      });
+    }
+    const double total = s.exec.sum(s.n, [=] SURGE_LAMBDA(std::uint32_t i) { return excess[i]; });
+    return total / double(s.n) / double(p.rest_density);
+  }
+
+  // The loop both solves share. Warm start: apply half of last step's accumulated q, then iterate
+  //   error = compute_error() (which also sets q_i);  apply q;  q_sum += q
+  // until error <= target after at least min_iterations, or max_iterations. Returns the iterations used.
+  template <typename Kernel>
+  int run_solve(const Kernel& kernel, float dt, Solve solve, float target, double& error_reached) {
+    FluidState<Exec>& s = fluid_;
+    Buffer<float>& q_sum_buffer = solve == Solve::density ? q_density_sum_ : q_divergence_sum_;
+    float* q = q_.data();
+    float* q_sum = q_sum_buffer.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      q[i] = 0.5f * q_sum[i];
+      q_sum[i] = 0.0f;
+    });
+    apply_pressure(kernel, dt, q_sum_buffer);
+
+    int iterations = 0;
+    // BK17 (and SPlisHSPlasH) run at least one divergence and two density iterations.
+    const int min_iterations = solve == Solve::density ? dfsph_.min_iterations : 1;
+    double error = compute_error(kernel, dt, solve);
+    std::vector<double>& history = figures_.density_error_history;
+    if (solve == Solve::density) history.assign(1, error);
+    while ((error > double(target) || iterations < min_iterations) && iterations < dfsph_.max_iterations) {
+      apply_pressure(kernel, dt, q_sum_buffer);
+      error = compute_error(kernel, dt, solve);
+      if (solve == Solve::density) history.push_back(error);
+      ++iterations;
+    }
+    error_reached = error;
+    return iterations;
+  }
+
+  // v_i += dv_i(q) (dfsph_physics.h) and q_sum_i += q_i. dv_i reads only q, so velocities update in place.
+  template <typename Kernel>
+  void apply_pressure(const Kernel& kernel, float dt, Buffer<float>& q_sum_buffer) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const GridGeometry grid = s.grid;
+    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const float* q = q_.data();
+    float* q_sum = q_sum_buffer.data();
+    Vec4f* velocity = s.velocity.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const Vec3f dv = pressure_velocity_change(kernel, p, grid, fluid, q, boundary, i, dt);
+      velocity[i].x += dv.x;
+      velocity[i].y += dv.y;
+      velocity[i].z += dv.z;
+      q_sum[i] += q[i];
+    });
+  }
+
+ private:
+  FluidState<Exec> fluid_;
+  DfsphParameters dfsph_;
+  Buffer<DfsphFactor> factor_;
+  Buffer<float> excess_, q_, q_density_sum_, q_divergence_sum_;
+  Buffer<Vec4f> acceleration_;
+  Figures figures_;
+};
+
+}  // namespace surge

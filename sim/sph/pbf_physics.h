@@ -1,0 +1,161 @@
+// Position Based Fluids (Macklin & Mueller 2013: "MM13"), per particle: the equations every backend runs.
+//
+// Each particle carries the density constraint C_i = rho_i / rho0 - 1 (MM13 eq. 1), with rho_i the SPH sum
+// over fluid and Akinci wall particles at the predicted positions. Its gradients are
+//     grad_i C_i = (1/rho0) (sum_j m grad W_ij + sum_b rho0 V_b grad W_ib),   grad_j C_i = -(m/rho0) grad
+//     W_ij,
+// and a Jacobi iteration moves every particle by
+//     lambda_i = -C_i / (sum_k |grad_k C_i|^2 + eps)                                          (MM13 eq. 11)
+//     dx_i = sum_j (m/rho0) (lambda_i + lambda_j + s_corr) grad W_ij + sum_b V_b (lambda_i + lambda_b) grad
+//     W_ib
+// (MM13 eqs. 12, 14)
+// with the artificial pressure s_corr = -k (W(r_ij) / W(dq))^n against particle clumping (MM13 eq. 13).
+// Walls: as in the DFSPH solver (dfsph_physics.h), a wall particle takes the fluid particle's pressure
+// carried hydrostatically, which in lambda terms (p = -rho0 lambda / dt^2) is lambda_b = lambda_i + dt^2 g .
+// r_ib: the wall term is V_b (lambda_i + lambda_b) grad W_ib, and its gravity part joins the prediction as an
+// acceleration (wall_pressure_acceleration with rho_i = rho0). MM13 adds the dimensionless s_corr to lambda,
+// which has units (m^2 here, with mass-weighted gradients); we multiply it by the lambda of a unit density
+// excess in the bulk, so k reads as "an excess of k". C_i is clamped at zero: a free-surface particle lacks
+// neighbours, and pulling it toward rho0 would make the surface cohesive (an inequality constraint, as in
+// later PBF work).
+#pragma once
+
+#include <cstdint>
+
+#include "sim/core/hd.h"
+#include "sim/core/vec.h"
+#include "sim/index/neighbor_loop.h"
+#include "sim/sph/solver_parameters.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge {
+
+// sum_k |grad_k C_i|^2 of a particle inside a resting lattice of spacing dx: the scale `relaxation` refers
+// to.
+template <typename Kernel>
+float pbf_bulk_gradient_sum(const Kernel& kernel, const SphParameters& params) {
+  const float m_over_rho0 = params.particle_mass / params.rest_density;
+  const int reach = int(params.support / params.spacing) + 1;
+  float sum = 0.0f;  // grad_i C_i vanishes by symmetry; the sum over j remains
+  for (int a = -reach; a <= reach; ++a)
+    for (int b = -reach; b <= reach; ++b)
+      for (int c = -reach; c <= reach; ++c) {
+        const Vec3f r{a * params.spacing, b * params.spacing, c * params.spacing};
+        const float distance = sqrtf(length_squared(r));
+        if ((a != 0 || b != 0 || c != 0) && distance < params.support)
+          sum += length_squared(m_over_rho0 * kernel.gradient(r, distance));
+      }
+  return sum;
+}
+
+struct PbfLambda {
+  float lambda;         // [m^2]
+  float constraint;     // max(C_i, 0), the density excess this iteration starts from (fraction)
+  float density_ratio;  // rho_i / rho0
+};
+
+// rho_i / rho0 at the predicted positions and lambda_i (MM13 eqs. 1, 11).
+template <typename Kernel>
+SURGE_HD PbfLambda pbf_lambda(const Kernel& kernel, const SphParameters& params, const PbfParameters& pbf,
+                              const GridGeometry& grid, const CellIndexView& fluid,
+                              const CellIndexView& boundary, std::uint32_t i) {
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const float support2 = params.support * params.support;
+  const float m_over_rho0 = params.particle_mass / params.rest_density;
+  float density_ratio = 0.0f, gradient_j_sum = 0.0f;
+  Vec3f gradient_i{};
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    const float r = sqrtf(r2);
+    density_ratio += m_over_rho0 * kernel.value(r);
+    if (j == i) return;
+    const Vec3f grad = m_over_rho0 * kernel.gradient(r_ij, r);
+    gradient_i += grad;
+    gradient_j_sum += length_squared(grad);
+  });
+  for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+    const float r = sqrtf(r2);
+    const float volume = boundary.positions[b].w;
+    density_ratio += volume * kernel.value(r);
+    gradient_i += volume * kernel.gradient(r_ib, r);
+  });
+  const float constraint = density_ratio > 1.0f ? density_ratio - 1.0f : 0.0f;
+  const float denominator = length_squared(gradient_i) + gradient_j_sum + pbf.relaxation_absolute;
+  return {-constraint / denominator, constraint, density_ratio};
+}
+
+// The position correction dx_i of one Jacobi iteration (MM13 eqs. 12-14).
+template <typename Kernel>
+SURGE_HD Vec3f pbf_position_correction(const Kernel& kernel, const SphParameters& params,
+                                       const PbfParameters& pbf, const GridGeometry& grid,
+                                       const CellIndexView& fluid, const float* lambda,
+                                       const CellIndexView& boundary, std::uint32_t i) {
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const float lambda_i = lambda[i];
+  const float support2 = params.support * params.support;
+  const float m_over_rho0 = params.particle_mass / params.rest_density;
+  const float inverse_w_dq = 1.0f / kernel.value(pbf.scorr_dq * params.support);
+  Vec3f dx{};
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    if (j == i) return;
+    const float r = sqrtf(r2);
+    const float s_corr = -pbf.scorr_k * pbf.lambda_scale * powf(kernel.value(r) * inverse_w_dq, pbf.scorr_n);
+    dx += (m_over_rho0 * (lambda_i + lambda[j] + s_corr)) * kernel.gradient(r_ij, r);
+  });
+  if (lambda_i != 0.0f) {
+    for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+      dx += (2.0f * boundary.positions[b].w * lambda_i) * kernel.gradient(r_ib, sqrtf(r2));
+    });
+  }
+  return dx;
+}
+
+// XSPH viscosity (MM13 eq. 17): v_i += c sum_j (m / rho0) (v_j - v_i) W_ij, and the vorticity
+// omega_i = sum_j (m / rho0) (v_j - v_i) x grad_j W_ij (MM13 eq. 15) for the confinement pass.
+struct PbfVelocityFilter {
+  Vec3f xsph;       // [m/s], already scaled by c
+  Vec3f vorticity;  // [1/s]
+};
+
+template <typename Kernel>
+SURGE_HD PbfVelocityFilter pbf_velocity_filter(const Kernel& kernel, const SphParameters& params,
+                                               const PbfParameters& pbf, const GridGeometry& grid,
+                                               const CellIndexView& fluid, const Vec4f* velocity,
+                                               std::uint32_t i) {
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const Vec3f v_i = xyz(velocity[i]);
+  const float support2 = params.support * params.support;
+  const float m_over_rho0 = params.particle_mass / params.rest_density;
+  PbfVelocityFilter out{};
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    if (j == i) return;
+    const float r = sqrtf(r2);
+    const Vec3f v_ji = xyz(velocity[j]) - v_i;
+    out.xsph += (m_over_rho0 * kernel.value(r)) * v_ji;
+    // grad_j W_ij = -grad_i W_ij
+    out.vorticity += m_over_rho0 * cross(v_ji, -kernel.gradient(r_ij, r));
+  });
+  out.xsph = pbf.xsph * out.xsph;
+  return out;
+}
+
+// Vorticity confinement (MM13 eq. 16): f_i = eps (N x omega_i), N = eta / |eta|, eta = grad |omega| (SPH
+// gradient).
+template <typename Kernel>
+SURGE_HD Vec3f pbf_vorticity_acceleration(const Kernel& kernel, const SphParameters& params,
+                                          const PbfParameters& pbf, const GridGeometry& grid,
+                                          const CellIndexView& fluid, const Vec3f* vorticity,
+                                          std::uint32_t i) {
+  const Vec3f x_i = xyz(fluid.positions[i]);
+  const float support2 = params.support * params.support;
+  const float m_over_rho0 = params.particle_mass / params.rest_density;
+  Vec3f eta{};
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    if (j == i) return;
+    eta += (m_over_rho0 * sqrtf(length_squared(vorticity[j]))) * kernel.gradient(r_ij, sqrtf(r2));
+  });
+  const float eta_length = sqrtf(length_squared(eta));
+  if (eta_length < 1e-12f) return {};
+  return pbf.vorticity * cross((1.0f / eta_length) * eta, vorticity[i]);
+}
+
+}  // namespace surge

@@ -1,0 +1,221 @@
+// One Position Based Fluids step (Macklin & Mueller 2013, Algorithm 1), written once for any executor.
+// The per-particle equations are in pbf_physics.h.
+//
+//   predict                v += dt (g + the walls' hydrostatic pressure);  x* = x + dt v
+//   sort by cell           neighbours of the predicted positions, kept through the iterations (MM13)
+//   iterate                lambda_i;  x* += dx_i  (Jacobi: every particle reads the others' previous x*)
+//   final density          the density error the iterations reached, and the density a frame exports
+//   velocity               v = (x* - x) / dt, then XSPH viscosity and vorticity confinement
+#pragma once
+
+#include <cstdint>
+
+#include "sim/sph/dfsph_physics.h"
+#include "sim/sph/fluid_state.h"
+#include "sim/sph/pbf_physics.h"
+
+namespace surge {
+
+template <typename Exec>
+class PbfSolver {
+ public:
+  template <typename T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+  PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf) : fluid_(exec, setup), pbf_(pbf) {
+    const std::uint32_t n = fluid_.n;
+    exec.allocate(previous_position_, n);
+    exec.allocate(next_position_, n);
+    exec.allocate(next_velocity_, n);
+    exec.allocate(lambda_, n);
+    exec.allocate(lambda_sum_, n);
+    exec.allocate(constraint_, n);
+    exec.allocate(vorticity_, n);
+    const float bulk = with_kernel(setup.params.kernel, setup.params.support,
+                                   [&](auto kernel) { return pbf_bulk_gradient_sum(kernel, setup.params); });
+    pbf_.relaxation_absolute = pbf_.relaxation * bulk;
+    pbf_.lambda_scale = 1.0f / bulk;
+  }
+
+  FluidState<Exec>& fluid() { return fluid_; }
+  const FluidState<Exec>& fluid() const { return fluid_; }
+  const PbfParameters& settings() const { return pbf_; }
+
+  struct Figures {
+    int iterations = 0;
+    double density_error = 0;  // average max(rho/rho0 - 1, 0) after the iterations
+  };
+  const Figures& figures() const { return figures_; }
+
+  template <typename Kernel>
+  void step(const Kernel& kernel) {
+    FluidState<Exec>& s = fluid_;
+    Exec& exec = s.exec;
+    if (s.status.instability != Instability::none || s.n == 0) return;
+
+    exec.begin(Stage::other);
+    const float dt = incompressible_time_step(s.params, s.status.max_speed);
+    exec.end();
+
+    exec.begin(Stage::integration);
+    predict(kernel, dt);
+    exec.end();
+
+    exec.begin(Stage::index);
+    s.sort_by_cell(previous_position_);
+    exec.end();
+
+    exec.begin(Stage::forces);
+    figures_.iterations = 0;
+    clear(lambda_sum_);
+    for (int k = 0; k < pbf_.iterations; ++k) {
+      compute_lambda(kernel);
+      if (pbf_.density_error > 0.0f && average_constraint() <= double(pbf_.density_error)) break;
+      correct_positions(kernel);
+      ++figures_.iterations;
+    }
+    exec.end();
+
+    exec.begin(Stage::density);
+    compute_lambda(kernel);
+    figures_.density_error = average_constraint();
+    store_density_and_pressure(dt);
+    exec.end();
+
+    exec.begin(Stage::integration);
+    update_velocities(kernel, dt);
+    s.finish_step(dt);
+    exec.end();
+    exec.count_step();
+  }
+
+  template <typename Kernel>
+  void predict(const Kernel& kernel, float dt) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const GridGeometry grid = s.grid;
+    const CellIndexView boundary = s.boundary_view();
+    Vec4f* position = s.position.data();
+    Vec4f* velocity = s.velocity.data();
+    Vec4f* previous = previous_position_.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      previous[i] = position[i];
+      const Vec3f a =
+          p.gravity + wall_pressure_acceleration(kernel, p, grid, boundary, xyz(position[i]), p.rest_density);
+      Vec4f v = velocity[i];
+      v.x += dt * a.x;
+      v.y += dt * a.y;
+      v.z += dt * a.z;
+      velocity[i] = v;
+      position[i].x += dt * v.x;
+      position[i].y += dt * v.y;
+      position[i].z += dt * v.z;
+    });
+  }
+
+  template <typename Kernel>
+  void compute_lambda(const Kernel& kernel) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const PbfParameters pbf = pbf_;
+    const GridGeometry grid = s.grid;
+    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    float* lambda = lambda_.data();
+    float* constraint = constraint_.data();
+    float* density = s.density.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const PbfLambda l = pbf_lambda(kernel, p, pbf, grid, fluid, boundary, i);
+      lambda[i] = l.lambda;
+      constraint[i] = l.constraint;
+      density[i] = l.density_ratio * p.rest_density;
+    });
+  }
+
+  double average_constraint() {
+    const float* constraint = constraint_.data();
+    return fluid_.exec.sum(fluid_.n, [=] SURGE_LAMBDA(std::uint32_t i) { return constraint[i]; }) /
+           double(fluid_.n);
+  }
+
+  // x*_i + dx_i into a second buffer, then swapped in: the cell index stays valid, since it refers to slots.
+  template <typename Kernel>
+  void correct_positions(const Kernel& kernel) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const PbfParameters pbf = pbf_;
+    const GridGeometry grid = s.grid;
+    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const float* lambda = lambda_.data();
+    float* lambda_sum = lambda_sum_.data();
+    Vec4f* next = next_position_.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const Vec3f dx = pbf_position_correction(kernel, p, pbf, grid, fluid, lambda, boundary, i);
+      const Vec4f x = fluid.positions[i];
+      next[i] = {x.x + dx.x, x.y + dx.y, x.z + dx.z, x.w};
+      lambda_sum[i] += lambda[i];
+    });
+    s.position.swap(next_position_);
+  }
+
+  // A pressure for export and colouring: the position corrections of a step, sum_k lambda_i dx, act like the
+  // impulse of p_i = -rho0 sum_k lambda_i / dt^2 (compare dx = -dt^2 grad p / rho with eq. 12).
+  void store_density_and_pressure(float dt) {
+    FluidState<Exec>& s = fluid_;
+    const float scale = -s.params.rest_density / (dt * dt);
+    const float* lambda_sum = lambda_sum_.data();
+    float* pressure = s.pressure.data();
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) { pressure[i] = scale * lambda_sum[i]; });
+  }
+
+  // v = (x* - x) / dt, then XSPH and vorticity confinement, each reading the neighbours' velocities
+  // before any change (written to a second buffer).
+  template <typename Kernel>
+  void update_velocities(const Kernel& kernel, float dt) {
+    FluidState<Exec>& s = fluid_;
+    const SphParameters p = s.params;
+    const PbfParameters pbf = pbf_;
+    const GridGeometry grid = s.grid;
+    const CellIndexView fluid = s.fluid_view();
+    const Vec4f* position = s.position.data();
+    const Vec4f* previous = previous_position_.data();
+    Vec4f* velocity = s.velocity.data();
+    Vec4f* next = next_velocity_.data();
+    Vec3f* vorticity = vorticity_.data();
+    const float inverse_dt = 1.0f / dt;
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      velocity[i] = {(position[i].x - previous[i].x) * inverse_dt,
+                     (position[i].y - previous[i].y) * inverse_dt,
+                     (position[i].z - previous[i].z) * inverse_dt, 0.0f};
+    });
+    s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const PbfVelocityFilter filter = pbf_velocity_filter(kernel, p, pbf, grid, fluid, velocity, i);
+      const Vec4f v = velocity[i];
+      next[i] = {v.x + filter.xsph.x, v.y + filter.xsph.y, v.z + filter.xsph.z, 0.0f};
+      vorticity[i] = filter.vorticity;
+    });
+    if (pbf.vorticity > 0.0f) {
+      s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+        const Vec3f a = pbf_vorticity_acceleration(kernel, p, pbf, grid, fluid, vorticity, i);
+        next[i].x += dt * a.x;
+        next[i].y += dt * a.y;
+        next[i].z += dt * a.z;
+      });
+    }
+    s.velocity.swap(next_velocity_);
+  }
+
+  void clear(Buffer<float>& values) {
+    float* v = values.data();
+    fluid_.exec.for_each(fluid_.n, [=] SURGE_LAMBDA(std::uint32_t i) { v[i] = 0.0f; });
+  }
+
+ private:
+  FluidState<Exec> fluid_;
+  PbfParameters pbf_;
+  Buffer<Vec4f> previous_position_, next_position_, next_velocity_;
+  Buffer<float> lambda_, lambda_sum_, constraint_;
+  Buffer<Vec3f> vorticity_;
+  Figures figures_;
+};
+
+}  // namespace surge

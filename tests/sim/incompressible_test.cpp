@@ -1,0 +1,210 @@
+// DFSPH and PBF on the CPU backend: a tank at rest holds its density and the hydrostatic pressure, the
+// density solver converges on a compressed block, the divergence solver removes a velocity divergence.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "sim/backend/cpu_executor.h"
+#include "sim/backend/incompressible_simulation.h"
+#include "sim/scene/scene.h"
+#include "sim/sph/dfsph_solver.h"
+#include "sim/sph/pbf_solver.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge {
+namespace {
+
+constexpr float kTankWidth = 0.08f;
+
+Scene hydrostatic_tank(const std::string& solver, float spacing, float depth) {
+  Scene scene;
+  scene.name = "hydrostatic";
+  scene.solver = solver;
+  scene.domain_min = {0.0f, 0.0f, 0.0f};
+  scene.domain_max = {kTankWidth, kTankWidth, depth + 0.1f};
+  scene.walls = {true, true, true, true, true, false};
+  scene.spacing = spacing;
+  FluidBlock water;
+  water.min = {0.0f, 0.0f, 0.0f};
+  water.max = {kTankWidth, kTankWidth, depth};
+  scene.blocks = {water};
+  return scene;
+}
+
+struct TankMeasurement {
+  double mean_density_error = 0;                  // mean |rho/rho0 - 1| in the bulk, time-averaged
+  double mean_speed = 0;                          // at the end [m/s]
+  double surface = 0;                             // free surface height at rest density [m]
+  std::map<int, std::pair<double, long>> layers;  // layer index -> (pressure sum, samples)
+};
+
+TankMeasurement measure_tank(Simulation& sim, const SphSetup& setup, double settle_s, double average_s) {
+  TankMeasurement m;
+  const double rho0 = setup.params.rest_density;
+  // The free surface where the water would stand at rest density: volume over the tank's floor area.
+  m.surface = double(sim.fluid_count()) * setup.params.particle_mass / rho0 / (kTankWidth * kTankWidth);
+  double density_error_sum = 0;
+  long density_samples = 0;
+  ParticleFrame frame;
+  while (sim.status().time_s < settle_s + average_s) {
+    sim.step();
+    EXPECT_EQ(sim.status().instability, Instability::none) << sim.status().diagnosis();
+    if (sim.status().instability != Instability::none) return m;
+    if (sim.status().time_s < settle_s) continue;
+    sim.download(frame);
+    for (std::size_t i = 0; i < frame.size(); ++i) {
+      // Summation density is deficient within one support of the free surface: the bulk is below it.
+      if (m.surface - frame.position[i].z > setup.params.support) {
+        density_error_sum += std::abs(frame.density[i] / rho0 - 1.0);
+        ++density_samples;
+      }
+      auto& layer = m.layers[int(std::floor(frame.position[i].z / setup.params.spacing))];
+      layer.first += frame.pressure[i];
+      layer.second += 1;
+    }
+  }
+  double speed_sum = 0;
+  for (const Vec4f& v : frame.velocity) speed_sum += std::sqrt(double(length_squared(xyz(v))));
+  m.mean_speed = speed_sum / double(std::max<std::size_t>(frame.size(), 1));
+  m.mean_density_error = density_error_sum / double(std::max<long>(density_samples, 1));
+  return m;
+}
+
+// Layer-averaged pressure against rho0 g d, at least a quarter of the depth down; returns layers checked.
+int check_pressure_profile(const TankMeasurement& m, const SphSetup& setup, double depth, double tolerance) {
+  const double rho0 = setup.params.rest_density, g = 9.81;
+  int checked = 0;
+  for (const auto& [layer, sum] : m.layers) {
+    const double d = m.surface - (layer + 0.5) * setup.params.spacing;
+    if (d < 0.25 * depth) continue;
+    const double p = sum.first / double(sum.second), expected = rho0 * g * d;
+    std::printf("depth %.3f m: p = %8.1f Pa, rho0 g d = %8.1f Pa (%+.2f %%)\n", d, p, expected,
+                100 * (p / expected - 1));
+    EXPECT_NEAR(p / expected, 1.0, tolerance) << "at depth " << d << " m";
+    ++checked;
+  }
+  return checked;
+}
+
+TEST(Dfsph, HydrostaticTankHoldsDensityAndPressure) {
+  const float spacing = 0.01f, depth = 0.24f;
+  Scene scene = hydrostatic_tank("dfsph", spacing, depth);
+  scene.dfsph.viscosity = 1e-3f;  // damps the start-up sloshing within the simulated second
+  const SphSetup setup = build_setup(scene);
+  auto sim = make_cpu_dfsph_simulation(setup, scene.dfsph);
+  const TankMeasurement m = measure_tank(*sim, setup, 0.5, 0.25);
+  const auto figures = sim->step_figures();
+  auto figure = [&](const std::string& name) {
+    for (const NamedValue& f : figures)
+      if (f.name == name) return std::get<double>(f.value);
+    ADD_FAILURE() << "no figure " << name;
+    return 0.0;
+  };
+  std::printf(
+      "DFSPH: solver's average density error %.5f %% after %g iterations; bulk mean |rho/rho0 - 1| %.4f %%; "
+      "mean speed %.5f m/s\n",
+      figure("density_error_percent"), figure("density_iterations"), 100 * m.mean_density_error,
+      m.mean_speed);
+  // The target as DFSPH defines it (BK17, SPlisHSPlasH): the average predicted density excess over all
+  // particles, reached within the iteration limit.
+  EXPECT_LE(figure("density_error_percent"), 100.0 * scene.dfsph.density_error);
+  EXPECT_LT(figure("density_iterations"), scene.dfsph.max_iterations);
+  // Measured independently from the positions: |rho/rho0 - 1| in the bulk, which also counts the under-dense
+  // particles the solver's excess ignores. 0.02 % is twice the target; measured 0.013 %.
+  EXPECT_LT(m.mean_density_error, 2e-4);
+  EXPECT_LT(m.mean_speed, 0.02);  // settled: g dt = 0.01 m/s is the speed one step of free fall gives
+  EXPECT_GE(check_pressure_profile(m, setup, depth, 0.02), 15);
+}
+
+TEST(Pbf, HydrostaticTankHoldsDensityWithinItsIterationBudget) {
+  const float spacing = 0.01f, depth = 0.24f;
+  Scene scene = hydrostatic_tank("pbf", spacing, depth);
+  scene.dt_max = 2e-3f;
+  const SphSetup setup = build_setup(scene);
+  auto sim = make_cpu_pbf_simulation(setup, scene.pbf);
+  const TankMeasurement m = measure_tank(*sim, setup, 0.5, 0.25);
+  std::printf("PBF (%d iterations): bulk mean |rho/rho0 - 1| %.4f %%, mean speed %.5f m/s\n",
+              scene.pbf.iterations, 100 * m.mean_density_error, m.mean_speed);
+  // Four Jacobi iterations at dt = 2 ms leave a compression of about half a percent (measured 0.47 %).
+  EXPECT_LT(m.mean_density_error, 1e-2);
+  EXPECT_LT(m.mean_speed, 0.05);
+  // The pressure of PBF is an estimate from the position corrections (pbf_solver.h): measured within 12 %.
+  EXPECT_GE(check_pressure_profile(m, setup, depth, 0.15), 15);
+}
+
+// A block packed 4 % closer than rest spacing, without gravity: each density iteration must reduce the
+// average predicted excess, and the solve must reach the target.
+TEST(Dfsph, DensitySolveConvergesOnACompressedBlock) {
+  Scene scene = hydrostatic_tank("dfsph", 0.01f, 0.08f);
+  scene.gravity = {0.0f, 0.0f, 0.0f};
+  SphSetup setup = build_setup(scene);
+  const Vec3f center{0.04f, 0.04f, 0.04f};
+  for (Vec4f& x : setup.fluid.position) {
+    x.x = center.x + 0.96f * (x.x - center.x);
+    x.y = center.y + 0.96f * (x.y - center.y);
+    x.z = center.z + 0.96f * (x.z - center.z);
+  }
+  CpuExecutor exec(*std::make_unique<TransferLedger>());
+  DfsphSolver<CpuExecutor> solver(exec, setup, scene.dfsph);
+  with_kernel(setup.params.kernel, setup.params.support, [&](const auto& kernel) {
+    solver.step(kernel);
+    return 0;
+  });
+  const std::vector<double>& history = solver.figures().density_error_history;
+  ASSERT_GE(history.size(), 3u);
+  std::printf("density error per iteration (%%):");
+  for (double e : history) std::printf(" %.5f", 100 * e);
+  std::printf("\n");
+  EXPECT_GT(history.front(), 0.01) << "the block must start compressed by more than 1 %";
+  for (std::size_t k = 1; k < history.size(); ++k) EXPECT_LT(history[k], history[k - 1]) << "iteration " << k;
+  EXPECT_LE(history.back(), double(scene.dfsph.density_error));
+}
+
+// A velocity field converging on the block's centre, v = -c (x - centre): the divergence solve must bring the
+// average D rho/Dt dt / rho0 below its target, measured afresh from the corrected velocities.
+TEST(Dfsph, DivergenceSolveRemovesAConvergingFlow) {
+  Scene scene = hydrostatic_tank("dfsph", 0.01f, 0.08f);
+  scene.gravity = {0.0f, 0.0f, 0.0f};
+  SphSetup setup = build_setup(scene);
+  const Vec3f center{0.04f, 0.04f, 0.04f};
+  const float c = 10.0f;  // [1/s]: D rho/Dt = 3 c rho0 in the bulk
+  for (std::size_t i = 0; i < setup.fluid.size(); ++i) {
+    const Vec3f x = xyz(setup.fluid.position[i]);
+    setup.fluid.velocity[i] = make_vec4(-c * (x - center), 0.0f);
+  }
+  CpuExecutor exec(*std::make_unique<TransferLedger>());
+  DfsphSolver<CpuExecutor> solver(exec, setup, scene.dfsph);
+  FluidState<CpuExecutor>& fluid = solver.fluid();
+  const float dt = fluid.status.dt_s;
+  auto average_rate_error = [&](const auto& kernel) {
+    double sum = 0;
+    for (std::uint32_t i = 0; i < fluid.n; ++i) {
+      // As the solver defines it: free-surface particles (too few neighbours) are not held to the target.
+      const DfsphFactor factor =
+          dfsph_factor(kernel, fluid.params, fluid.grid, fluid.fluid_view(), fluid.boundary_view(), i);
+      if (factor.neighbors < scene.dfsph.surface_neighbor_count) continue;
+      const float rate = density_rate(kernel, fluid.params, fluid.grid, fluid.fluid_view(),
+                                      fluid.velocity.data(), fluid.boundary_view(), i);
+      sum += std::max(rate, 0.0f);
+    }
+    return sum / fluid.n * dt / fluid.params.rest_density;
+  };
+  with_kernel(setup.params.kernel, setup.params.support, [&](const auto& kernel) {
+    fluid.sort_by_cell();
+    solver.compute_density_and_factor(kernel);
+    const double before = average_rate_error(kernel);
+    solver.solve_divergence(kernel);
+    const double after = average_rate_error(kernel);
+    std::printf("average D rho/Dt dt / rho0: %.5f %% before, %.5f %% after %d iterations\n", 100 * before,
+                100 * after, solver.figures().divergence_iterations);
+    EXPECT_GT(before, 10 * double(scene.dfsph.divergence_error));
+    EXPECT_LE(after, double(scene.dfsph.divergence_error));
+    return 0;
+  });
+}
+
+}  // namespace
+}  // namespace surge

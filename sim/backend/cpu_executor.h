@@ -59,6 +59,27 @@ class CpuExecutor {
   const std::uint32_t* cell_start() const {
     return index_.cell_start().data();
   }
+
+  // Neighbour lists (CSR) of every particle, fluid and wall, from the cells: the iterative solvers visit each
+  // particle's neighbourhood ten or more times per step, and a list visits ~35 neighbours where the 27 cells
+  // hold ~200 candidates. Built in two passes: count, then (after a scan) fill.
+  void build_neighbor_lists(const GridGeometry& grid, const CellIndexView& fluid,
+                            const CellIndexView& boundary, std::uint32_t n, float support) {
+    build_list(grid, fluid, fluid.positions, n, support * support, fluid_list_start_, fluid_list_);
+    build_list(grid, boundary, fluid.positions, n, support * support, boundary_list_start_, boundary_list_);
+  }
+  const std::uint32_t* fluid_list_start() const {
+    return fluid_list_start_.data();
+  }
+  const std::uint32_t* fluid_list() const {
+    return fluid_list_.data();
+  }
+  const std::uint32_t* boundary_list_start() const {
+    return boundary_list_start_.data();
+  }
+  const std::uint32_t* boundary_list() const {
+    return boundary_list_.data();
+  }
   template <typename T>
   void reorder(Buffer<T>& values, Buffer<T>& scratch) {
     gather_in_order(values, index_.sorted_order(), scratch);
@@ -96,7 +117,29 @@ class CpuExecutor {
   }
 
  private:
+  static void build_list(const GridGeometry& grid, const CellIndexView& index, const Vec4f* queries,
+                         std::uint32_t n, float support2, std::vector<std::uint32_t>& start,
+                         std::vector<std::uint32_t>& list) {
+    start.assign(std::size_t(n) + 1, 0u);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+      std::uint32_t count = 0;
+      for_each_neighbor(grid, index, xyz(queries[i]), support2,
+                        [&](std::uint32_t, Vec3f, float) { ++count; });
+      start[std::size_t(i) + 1] = count;
+    }
+    for (std::size_t i = 0; i < n; ++i) start[i + 1] += start[i];
+    list.resize(start[n]);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+      std::uint32_t k = start[std::size_t(i)];
+      for_each_neighbor(grid, index, xyz(queries[i]), support2,
+                        [&](std::uint32_t j, Vec3f, float) { list[k++] = j; });
+    }
+  }
+
   CpuCellIndex index_;
+  std::vector<std::uint32_t> fluid_list_start_, fluid_list_, boundary_list_start_, boundary_list_;
   StageTimes times_;
   Stage stage_ = Stage::other;
   std::chrono::steady_clock::time_point start_;

@@ -20,6 +20,7 @@
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"
 #include "sim/index/cell_index_gpu.h"
+#include "sim/index/neighbor_loop.h"
 
 namespace surge {
 
@@ -100,6 +101,14 @@ class CudaExecutor {
     sorted_count_ = std::uint32_t(positions.size());
   }
   const std::uint32_t* cell_start() const { return index_.d_cell_start(); }
+  // Neighbours come from the cells on the GPU: a list would cost more memory traffic than the candidate tests
+  // it saves (docs/perf/).
+  void build_neighbor_lists(const GridGeometry&, const CellIndexView&, const CellIndexView&, std::uint32_t,
+                            float) {}
+  const std::uint32_t* fluid_list_start() const { return nullptr; }
+  const std::uint32_t* fluid_list() const { return nullptr; }
+  const std::uint32_t* boundary_list_start() const { return nullptr; }
+  const std::uint32_t* boundary_list() const { return nullptr; }
   template <typename T>
   void reorder(Buffer<T>& values, Buffer<T>& scratch) {
     using namespace cuda_executor_detail;

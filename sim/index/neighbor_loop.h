@@ -26,6 +26,11 @@ struct CellIndexView {
   // order and the k-th particle in cell order is positions[sorted_order[k]]: the memory-order lesson
   // (docs/lessons/3-memory-order.md) reads neighbours through this indirection instead of reordering.
   const std::uint32_t* sorted_order = nullptr;
+  // Optional neighbour lists (CSR), built once per step by backends that gain from them (the CPU executor of
+  // the iterative solvers): the candidates of particle i are list[list_start[i] .. list_start[i+1]), indices
+  // into `positions`. Null: neighbours are found through the cells.
+  const std::uint32_t* list_start = nullptr;
+  const std::uint32_t* list = nullptr;
 };
 
 // Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
@@ -60,6 +65,25 @@ SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& i
         }
       }
     }
+  }
+}
+
+// The same for fluid particle i at x_i, through the neighbour lists of `index` when it has them. The lists
+// hold the particles that were within the support when they were built; the distance is tested again, since
+// the iterative solvers move particles between list builds.
+template <typename Visit>
+SURGE_HD void for_each_neighbor_of(const GridGeometry& grid, const CellIndexView& index, std::uint32_t i,
+                                   Vec3f x_i, float support2, Visit&& visit) {
+  if (index.list == nullptr) {
+    for_each_neighbor(grid, index, x_i, support2, visit);
+    return;
+  }
+  for (std::uint32_t k = index.list_start[i]; k < index.list_start[i + 1]; ++k) {
+    const std::uint32_t j = index.list[k];
+    const Vec4f p = index.positions[j];
+    const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
+    const float r2 = length_squared(r_ij);
+    if (r2 < support2) visit(j, r_ij, r2);
   }
 }
 

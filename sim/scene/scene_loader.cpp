@@ -625,13 +625,13 @@ void read_pbf(const TableReader& table, Scene& scene) {
   if (auto v = table.number("vorticity", "", Range::at_least(0))) p.vorticity = *v;
 }
 
-// A solver's table or a WCSPH-only key in a scene of another solver would be silently ignored: say so
-// instead.
+// A WCSPH-only key in a scene of another solver would be silently ignored: say so instead. ([dfsph] and [pbf]
+// may stand in any SPH scene: they apply when that solver runs, from the scene or from --solver.)
 void reject_other_solvers_settings(const TableReader& top, const Scene& scene) {
   for (std::string_view solver : {"dfsph", "pbf"}) {
-    if (scene.solver != solver && top.has(solver)) {
-      top.fail(solver, "table [" + std::string(solver) + "] applies to solver = \"" + std::string(solver) +
-                           "\" only; this scene's solver is \"" + scene.solver + "\"");
+    if (scene.solver == "nbody" && top.has(solver)) {
+      top.fail(solver,
+               "table [" + std::string(solver) + "] applies to SPH scenes; this scene's solver is \"nbody\"");
     }
   }
   if (scene.solver == "wcsph") return;
@@ -828,8 +828,8 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   }
   read_time(top.table("time", false), scene);
   read_output(top.table("output", false), scene);
-  if (scene.solver == "dfsph") read_dfsph(top.table("dfsph", false), scene);
-  if (scene.solver == "pbf") read_pbf(top.table("pbf", false), scene);
+  read_dfsph(top.table("dfsph", false), scene);
+  read_pbf(top.table("pbf", false), scene);
   reject_other_solvers_settings(top, scene);
   return scene;
 }

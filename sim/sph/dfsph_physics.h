@@ -28,36 +28,46 @@ namespace surge {
 
 // What the factor pass stores for one particle.
 struct DfsphFactor {
-  float alpha;      // 1 / (|g_i|^2 + s_i), 0 when the particle has no neighbours [m^6 / kg^2 ... see above]
+  float alpha;      // 1 / (response), 0 when the particle has no neighbours (see dfsph_factor)
   float neighbors;  // fluid + wall particles within the support, itself included
+  float density;  // rho_i = m sum_j W_ij + rho0 sum_b V_b W_ib (as compute_density), from the same neighbour
+                  // loop
 };
 
 // alpha_i and the neighbour count. With the doubled wall term (header comment), q_i alone changes rho_i by
 // -dt^2 q_i ((g_f + 2 g_b) . (g_f + g_b) + s_i), g_f and g_b the fluid and wall parts of g_i; BK17 eq. 11 has
-// |g_f + g_b|^2 in place of the dot product. Where walls and fluid pull a particle in opposite directions the dot
-// product can fall below |g|^2 (even below zero): the larger of the two keeps q_i from overshooting there.
+// |g_f + g_b|^2 in place of the dot product. Where walls and fluid pull a particle in opposite directions the
+// dot product can fall below |g|^2 (even below zero): the larger of the two keeps q_i from overshooting
+// there.
 template <typename Kernel>
 SURGE_HD DfsphFactor dfsph_factor(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                                  const CellIndexView& fluid, const CellIndexView& boundary, std::uint32_t i) {
+                                  const CellIndexView& fluid, const CellIndexView& boundary,
+                                  std::uint32_t i) {
   const Vec3f x_i = xyz(fluid.positions[i]);
   const float support2 = params.support * params.support;
   const float m = params.particle_mass;
   Vec3f g_fluid{}, g_wall{};
-  float s = 0.0f, count = 0.0f;
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t, Vec3f r_ij, float r2) {
-    const Vec3f grad = m * kernel.gradient(r_ij, sqrtf(r2));
+  float s = 0.0f, count = 0.0f, fluid_w = 0.0f, wall_w = 0.0f;
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t, Vec3f r_ij, float r2) {
+    const float r = sqrtf(r2);
+    const Vec3f grad = m * kernel.gradient(r_ij, r);
+    fluid_w += kernel.value(r);
     g_fluid += grad;
     s += length_squared(grad);
     count += 1.0f;
   });
-  for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
-    g_wall += (params.rest_density * boundary.positions[b].w) * kernel.gradient(r_ib, sqrtf(r2));
+  for_each_neighbor_of(grid, boundary, i, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+    const float r = sqrtf(r2);
+    const float volume = boundary.positions[b].w;
+    wall_w += volume * kernel.value(r);
+    g_wall += (params.rest_density * volume) * kernel.gradient(r_ib, r);
     count += 1.0f;
   });
+  const float density = m * fluid_w + params.rest_density * wall_w;
   const Vec3f g = g_fluid + g_wall;
   const float response = fmaxf(dot(g_fluid + 2.0f * g_wall, g), length_squared(g)) + s;
   // A lone particle has g = s = 0: nothing can compress it, and it takes no pressure.
-  return {response > 1e-30f ? 1.0f / response : 0.0f, count};
+  return {response > 1e-30f ? 1.0f / response : 0.0f, count, density};
 }
 
 // D rho_i / Dt = sum_j m (v_i - v_j) . grad W_ij + sum_b rho0 V_b v_i . grad W_ib   (continuity equation)
@@ -69,11 +79,11 @@ SURGE_HD float density_rate(const Kernel& kernel, const SphParameters& params, c
   const Vec3f v_i = xyz(velocity[i]);
   const float support2 = params.support * params.support;
   float fluid_sum = 0.0f;
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     fluid_sum += dot(v_i - xyz(velocity[j]), kernel.gradient(r_ij, sqrtf(r2)));
   });
   float boundary_sum = 0.0f;
-  for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+  for_each_neighbor_of(grid, boundary, i, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
     boundary_sum += boundary.positions[b].w * dot(v_i, kernel.gradient(r_ib, sqrtf(r2)));
   });
   return params.particle_mass * fluid_sum + params.rest_density * boundary_sum;
@@ -88,13 +98,13 @@ SURGE_HD Vec3f pressure_velocity_change(const Kernel& kernel, const SphParameter
   const float q_i = q[i];
   const float support2 = params.support * params.support;
   Vec3f fluid_sum{};
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     const float q_sum = q_i + q[j];
     if (q_sum != 0.0f) fluid_sum += q_sum * kernel.gradient(r_ij, sqrtf(r2));
   });
   Vec3f boundary_sum{};
   if (q_i != 0.0f) {
-    for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+    for_each_neighbor_of(grid, boundary, i, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
       boundary_sum += boundary.positions[b].w * kernel.gradient(r_ib, sqrtf(r2));
     });
   }
@@ -116,7 +126,7 @@ SURGE_HD Vec3f non_pressure_acceleration(const Kernel& kernel, const SphParamete
   const float eta2 = 0.01f * h * h;
   const float support2 = params.support * params.support;
   Vec3f sum{};
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float v_dot_x = dot(v_i - xyz(velocity[j]), r_ij);
     sum += (v_dot_x / (density[j] * (r2 + eta2))) * kernel.gradient(r_ij, sqrtf(r2));

@@ -97,8 +97,9 @@ class DfsphSolver {
     float* density = s.density.data();
     DfsphFactor* factor = factor_.data();
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-      density[i] = compute_density(kernel, p, grid, fluid, boundary, xyz(fluid.positions[i]));
-      factor[i] = dfsph_factor(kernel, p, grid, fluid, boundary, i);
+      const DfsphFactor f = dfsph_factor(kernel, p, grid, fluid, boundary, i);
+      factor[i] = f;
+      density[i] = f.density;
     });
   }
 

@@ -40,10 +40,23 @@ struct FluidState {
     exec.reorder(velocity, vec4_scratch);
     exec.reorder(id, id_scratch);
     (reorder_carried(carried), ...);
+    exec.build_neighbor_lists(grid, cell_view(position.data(), exec.cell_start()),
+                              cell_view(boundary.data(), boundary_cell_start.data()), n, params.support);
   }
 
-  CellIndexView fluid_view() const { return {position.data(), exec.cell_start()}; }
-  CellIndexView boundary_view() const { return {boundary.data(), boundary_cell_start.data()}; }
+  // Views for the physics: through the executor's neighbour lists where it keeps them (the CPU), else cells.
+  CellIndexView fluid_view() const {
+    CellIndexView view = cell_view(position.data(), exec.cell_start());
+    view.list_start = exec.fluid_list_start();
+    view.list = exec.fluid_list();
+    return view;
+  }
+  CellIndexView boundary_view() const {
+    CellIndexView view = cell_view(boundary.data(), boundary_cell_start.data());
+    view.list_start = exec.boundary_list_start();
+    view.list = exec.boundary_list();
+    return view;
+  }
 
   // The largest speed after a step, +inf when a particle is not finite or has left the domain; then
   // find_instability() names the first such particle.
@@ -117,6 +130,12 @@ struct FluidState {
   StepStatus status;
 
  private:
+  static CellIndexView cell_view(const Vec4f* positions, const std::uint32_t* cell_start) {
+    CellIndexView view;
+    view.positions = positions;
+    view.cell_start = cell_start;
+    return view;
+  }
   void reorder_carried(Buffer<float>& values) { exec.reorder(values, float_scratch); }
   void reorder_carried(Buffer<Vec4f>& values) { exec.reorder(values, vec4_scratch); }
 };

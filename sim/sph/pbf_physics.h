@@ -64,7 +64,7 @@ SURGE_HD PbfLambda pbf_lambda(const Kernel& kernel, const SphParameters& params,
   const float m_over_rho0 = params.particle_mass / params.rest_density;
   float density_ratio = 0.0f, gradient_j_sum = 0.0f;
   Vec3f gradient_i{};
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     const float r = sqrtf(r2);
     density_ratio += m_over_rho0 * kernel.value(r);
     if (j == i) return;
@@ -72,7 +72,7 @@ SURGE_HD PbfLambda pbf_lambda(const Kernel& kernel, const SphParameters& params,
     gradient_i += grad;
     gradient_j_sum += length_squared(grad);
   });
-  for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+  for_each_neighbor_of(grid, boundary, i, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
     const float r = sqrtf(r2);
     const float volume = boundary.positions[b].w;
     density_ratio += volume * kernel.value(r);
@@ -95,14 +95,14 @@ SURGE_HD Vec3f pbf_position_correction(const Kernel& kernel, const SphParameters
   const float m_over_rho0 = params.particle_mass / params.rest_density;
   const float inverse_w_dq = 1.0f / kernel.value(pbf.scorr_dq * params.support);
   Vec3f dx{};
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float r = sqrtf(r2);
     const float s_corr = -pbf.scorr_k * pbf.lambda_scale * powf(kernel.value(r) * inverse_w_dq, pbf.scorr_n);
     dx += (m_over_rho0 * (lambda_i + lambda[j] + s_corr)) * kernel.gradient(r_ij, r);
   });
   if (lambda_i != 0.0f) {
-    for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+    for_each_neighbor_of(grid, boundary, i, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
       dx += (2.0f * boundary.positions[b].w * lambda_i) * kernel.gradient(r_ib, sqrtf(r2));
     });
   }
@@ -126,7 +126,7 @@ SURGE_HD PbfVelocityFilter pbf_velocity_filter(const Kernel& kernel, const SphPa
   const float support2 = params.support * params.support;
   const float m_over_rho0 = params.particle_mass / params.rest_density;
   PbfVelocityFilter out{};
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float r = sqrtf(r2);
     const Vec3f v_ji = xyz(velocity[j]) - v_i;
@@ -149,7 +149,7 @@ SURGE_HD Vec3f pbf_vorticity_acceleration(const Kernel& kernel, const SphParamet
   const float support2 = params.support * params.support;
   const float m_over_rho0 = params.particle_mass / params.rest_density;
   Vec3f eta{};
-  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     eta += (m_over_rho0 * sqrtf(length_squared(vorticity[j]))) * kernel.gradient(r_ij, sqrtf(r2));
   });

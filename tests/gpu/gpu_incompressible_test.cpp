@@ -10,15 +10,10 @@
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
+#include "tests/gpu/particle_comparison.h"
 
 namespace surge {
 namespace {
-
-std::vector<Vec4f> by_id(const ParticleFrame& frame) {
-  std::vector<Vec4f> out(frame.size());
-  for (std::size_t k = 0; k < frame.size(); ++k) out[frame.id[k]] = frame.position[k];
-  return out;
-}
 
 double figure(Simulation& sim, const std::string& name) {
   for (const NamedValue& f : sim.step_figures())
@@ -53,16 +48,12 @@ void compare_backends(const std::string& solver, int steps) {
   }
   const StepStatus cpu_status = cpu->status(), gpu_status = gpu->status();
   ASSERT_EQ(gpu_status.instability, Instability::none) << gpu_status.diagnosis();
-  ParticleFrame cpu_frame, gpu_frame;
-  cpu->download(cpu_frame);
-  gpu->download(gpu_frame);
-  const auto a = by_id(cpu_frame), b = by_id(gpu_frame);
-  double largest = 0, travelled = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    largest = std::max(largest, std::sqrt(double(length_squared(xyz(a[i]) - xyz(b[i])))));
+  const auto a = positions_by_id(*cpu), b = positions_by_id(*gpu);
+  const double largest = largest_difference(a, b);
+  double travelled = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
     travelled =
         std::max(travelled, std::sqrt(double(length_squared(xyz(a[i]) - xyz(setup.fluid.position[i])))));
-  }
   std::printf(
       "%s, %d steps (t = %.4f s): %ld iterations on the CPU, %ld on the GPU; largest position difference "
       "%.3e m = %.3e spacings; largest distance travelled %.3e m\n",

@@ -13,26 +13,10 @@
 #include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
+#include "tests/gpu/particle_comparison.h"
 
 namespace surge {
 namespace {
-
-std::vector<Vec4f> by_id(Simulation& simulation) {
-  ParticleFrame frame;
-  simulation.download(frame);
-  std::vector<Vec4f> out(frame.size());
-  for (std::size_t k = 0; k < frame.size(); ++k) out[frame.id[k]] = frame.position[k];
-  return out;
-}
-
-double largest_difference(const std::vector<Vec4f>& a, const std::vector<Vec4f>& b) {
-  double largest = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const double d = std::sqrt(double(length_squared(xyz(a[i]) - xyz(b[i]))));
-    if (!(d <= largest)) largest = d;  // a NaN wins
-  }
-  return largest;
-}
 
 double figure(Simulation& simulation, const std::string& name) {
   for (const NamedValue& value : simulation.step_figures())
@@ -59,7 +43,7 @@ TEST(GpuModes, EveryModeComputesWhatTheCpuComputes) {
   auto cpu = make_wcsph_simulation(setup, ExecutionMode::cpu);
   for (int s = 0; s < 100; ++s) cpu->step();
   const StepStatus cpu_status = cpu->status();
-  const auto reference = by_id(*cpu);
+  const auto reference = positions_by_id(*cpu);
   double travelled = 0;
   for (std::size_t i = 0; i < reference.size(); ++i)
     travelled = std::max(travelled,
@@ -80,7 +64,7 @@ TEST(GpuModes, EveryModeComputesWhatTheCpuComputes) {
     ASSERT_EQ(status.instability, Instability::none) << c.label << ": " << status.diagnosis();
     EXPECT_EQ(status.step, 100) << c.label;
     EXPECT_NEAR(status.time_s, cpu_status.time_s, 1e-5 * cpu_status.time_s) << c.label;
-    const double largest = largest_difference(reference, by_id(*simulation));
+    const double largest = largest_difference(reference, positions_by_id(*simulation));
     std::printf("%-28s largest position difference from cpu after 100 steps: %.3e m = %.3e spacings\n",
                 c.label, largest, largest / setup.params.spacing);
     EXPECT_LT(largest, 1e-3 * setup.params.spacing) << c.label;
@@ -164,18 +148,18 @@ TEST(GpuModes, TooSmallASkinIsCaughtAndRebuiltEarly) {
   const int steps = 400;
   auto cpu = make_wcsph_simulation(setup, ExecutionMode::cpu);
   for (int s = 0; s < steps; ++s) cpu->step();
-  const auto reference = by_id(*cpu);
+  const auto reference = positions_by_id(*cpu);
   // A skin of 2 % of the support, and k forced to 200 steps: far more motion than the skin allows.
   HybridOptions too_small{.overlap = true, .skin_ratio = 0.02f, .fixed_reuse_steps = 200};
   auto checked = make_hybrid_simulation(setup, too_small);
   for (int s = 0; s < steps; ++s) checked->step();
   const double early = figure(*checked, "early_rebuilds");
-  const double checked_difference = largest_difference(reference, by_id(*checked));
+  const double checked_difference = largest_difference(reference, positions_by_id(*checked));
   // The same without the check, for comparison: the stale index may miss neighbours.
   too_small.check_displacement = false;
   auto unchecked = make_hybrid_simulation(setup, too_small);
   for (int s = 0; s < steps; ++s) unchecked->step();
-  const double unchecked_difference = largest_difference(reference, by_id(*unchecked));
+  const double unchecked_difference = largest_difference(reference, positions_by_id(*unchecked));
   std::printf(
       "skin 0.02 support, k = 200: %g early rebuilds; difference from cpu %.3e m with the check, %.3e m "
       "without\n",
@@ -194,14 +178,14 @@ TEST(GpuModes, LiveSwitchBetweenModesContinuesTheRun) {
   const SphSetup setup = dam_break(20000);
   auto cpu = make_wcsph_simulation(setup, ExecutionMode::cpu);
   for (int s = 0; s < 90; ++s) cpu->step();
-  const auto reference = by_id(*cpu);
+  const auto reference = positions_by_id(*cpu);
   std::unique_ptr<Simulation> running = make_wcsph_simulation(setup, ExecutionMode::gpu);
   for (ExecutionMode next : {ExecutionMode::hybrid_overlap, ExecutionMode::hybrid, ExecutionMode::cpu}) {
     for (int s = 0; s < 30; ++s) running->step();
     running = switch_execution_mode(*running, setup, next);
   }
   EXPECT_EQ(running->status().step, 90);
-  EXPECT_LT(largest_difference(reference, by_id(*running)), 1e-3 * setup.params.spacing);
+  EXPECT_LT(largest_difference(reference, positions_by_id(*running)), 1e-3 * setup.params.spacing);
 }
 
 }  // namespace

@@ -482,8 +482,11 @@ TEST(SceneSolvers, DfsphAndPbfTablesAreReadInTheirUnits) {
 }
 
 TEST(SceneSolvers, SettingsOfAnotherSolverAreErrors) {
-  EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[pbf]\niterations = 3\n", 11, "pbf",
-                         "applies to solver = \"pbf\" only; this scene's solver is \"dfsph\""));
+  // [pbf] in a dfsph scene is allowed (--solver pbf uses it); its keys are still checked.
+  EXPECT_EQ(
+      parse_scene("solver = \"dfsph\"\n" + kMinimal + "[pbf]\niterations = 3\n", "t.toml").pbf.iterations, 3);
+  EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[pbf]\niterations = 0\n", 12, "pbf.iterations",
+                         "expected an integer in [1, 1000], got 0"));
   EXPECT_TRUE(fails_with("solver = \"pbf\"\n" + kMinimal + "[fluid]\nviscosity_alpha = 0.1\n", 12,
                          "fluid.viscosity_alpha", "applies to solver = \"wcsph\" only"));
   EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[dfsph]\ndensity_error = 0\n", 12,

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -11,6 +12,9 @@
 #include "app/exit_codes.h"
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
+#if SURGE_HAVE_RENDER
+#include "app/graphics/frame_bench.h"
+#endif
 
 namespace surge::app {
 namespace {
@@ -109,6 +113,10 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "GPU cell index build: radix (CUB radix sort, stable) or counting (atomics + scan)")
       ->check(CLI::IsMember({"radix", "counting"}))
       ->capture_default_str();
+  bench->add_flag("--render", options.render,
+                  "Also time frames: one step plus drawing every particle as a sphere offscreen (EGL), as "
+                  "a viewer shows them; --steps frames per particle count");
+  add_render_look_options(*bench, options.look, false);
   bench->add_option("--json", options.json_path, "Also write the results as JSON to FILE")->type_name("FILE");
   bench
       ->add_option("--modes,--mode", options.modes,
@@ -144,9 +152,26 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
   return bench;
 }
 
+#if SURGE_HAVE_RENDER
+BenchFrames print_frame_bench(const FrameBenchResult& result, const RenderOptions& look) {
+  std::printf(
+      "  frames at %dx%d: %.3f ms/frame (%.1f fps), of which feeding and drawing %.3f ms; "
+      "bus bytes per frame %.0f\n  (%s)\n",
+      look.width, look.height, result.frame_ms, 1e3 / result.frame_ms, result.draw_ms,
+      result.bus_bytes_per_frame, result.path.c_str());
+  return {look.width, look.height, result.frames, result.frame_ms, result.draw_ms, result.bus_bytes_per_frame,
+          result.path};
+}
+#endif
+
 int run_bench(const BenchOptions& options) {
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
+  RenderOptions look = options.look;
+  if (options.render) {
+    look.validate();
+    if (!renderer_built()) throw InputError(kNoRendererMessage);
+  }
   // A particle count of 0 asks build_setup for the scene's own resolution.
   const std::vector<long> counts = options.particles.empty() ? std::vector<long>{0} : options.particles;
   BenchRecord record{options.scene_path, scene.name, options.command_line, options.warmup, {}};
@@ -198,6 +223,15 @@ int run_bench(const BenchOptions& options) {
       if (!modes.empty() && cpu_ms_per_step > 0 && run.ms_per_step() > 0)
         run.speedup_over_cpu = cpu_ms_per_step / run.ms_per_step();
       print_bench_row(std::cout, run);
+#if SURGE_HAVE_RENDER
+      if (options.render) {
+        std::cout << std::flush;
+        run.frames = print_frame_bench(measure_frames(*backend.simulation, scene, count, look, options.steps,
+                                                      backend.gpu ? backend.gpu->device : -1, std::cerr),
+                                       look);
+        std::fflush(stdout);
+      }
+#endif
     }
   }
 

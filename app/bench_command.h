@@ -5,11 +5,20 @@
 #include <string>
 #include <vector>
 
+#include "app/render_options.h"
+
 namespace CLI {
 class App;
 }
 
 namespace surge::app {
+
+// Frames are timed at 1920x1080 unless --size says otherwise.
+inline RenderOptions full_hd_look() {
+  RenderOptions look;
+  look.size = "1920x1080";
+  return look;
+}
 
 struct BenchOptions {
   std::filesystem::path scene_path;
@@ -26,6 +35,8 @@ struct BenchOptions {
   float skin = 0.25f;                 // hybrid-overlap: skin as a fraction of the kernel support
   std::filesystem::path plot_path;    // empty: no plot; else an SVG of stage bars and speedup vs N
   std::string command_line;           // recorded in the JSON, so a result can be reproduced
+  bool render = false;                // also time frames: step + sphere rendering offscreen
+  RenderOptions look = full_hd_look();
 };
 
 CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options);

@@ -136,6 +136,17 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
     json["figures"] = figures_json(run.figures);
     json["rates"] = figures_json(rates_of(run.figures, run.steps, run.seconds));
   }
+  if (run.frames) {
+    const BenchFrames& f = *run.frames;
+    json["frames"] = {{"width", f.width},
+                      {"height", f.height},
+                      {"frames", f.frames},
+                      {"ms_per_frame", f.ms_per_frame},
+                      {"fps", f.ms_per_frame > 0 ? 1e3 / f.ms_per_frame : 0.0},
+                      {"draw_ms_per_frame", f.draw_ms_per_frame},
+                      {"bus_bytes_per_frame", f.bus_bytes_per_frame},
+                      {"renderer", f.renderer}};
+  }
   return json;
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -11,6 +12,16 @@
 #include "sim/backend/simulation.h"
 
 namespace surge::app {
+
+// `surge bench --render`: frames timed after the steps (one step + feeding + drawing each).
+struct BenchFrames {
+  int width = 0, height = 0;
+  long frames = 0;
+  double ms_per_frame = 0.0;
+  double draw_ms_per_frame = 0.0;  // of which feeding the particles to GL and drawing
+  double bus_bytes_per_frame = 0.0;
+  std::string renderer;  // GL context and how particles reached it
+};
 
 struct BenchRun {
   std::size_t fluid_particles = 0;
@@ -20,6 +31,7 @@ struct BenchRun {
   double seconds = 0.0;  // wall time of the timed steps, up to the device being idle
   StageTimes stages;
   std::vector<NamedValue> parameters;  // Simulation::parameters(): some depend on the particle count
+  std::optional<BenchFrames> frames;   // with --render
   std::size_t bus_bytes = 0;           // host<->device bytes during the timed steps (the ledger)
   double bus_ms = 0.0;                 // time those copies took
   double speedup_over_cpu = 0.0;       // the cpu mode's ms/step at this size over this one's; 0: no cpu run

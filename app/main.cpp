@@ -8,6 +8,7 @@
 #include "app/exit_codes.h"
 #include "app/run_command.h"
 #include "app/validate_command.h"
+#include "app/view_command.h"
 #include "sim/scene/scene.h"
 
 namespace {
@@ -31,15 +32,19 @@ std::string command_line(int argc, char** argv) {
   return line;
 }
 
-int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, const CLI::App& dam_break,
-             RunOptions& run_options, const BenchOptions& bench_options,
-             const ValidateOptions& validate_options) {
+int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, const CLI::App& view,
+             const CLI::App& dam_break, RunOptions& run_options, const BenchOptions& bench_options,
+             ViewOptions view_options, const ValidateOptions& validate_options) {
   if (bench.parsed()) return run_bench(bench_options);
   if (dam_break.parsed()) return run_validate_dam_break(validate_options);
+  if (view.parsed()) {
+    if (view_options.scene_path.empty()) view_options.scene_path = default_scene();
+    return run_view(view_options);
+  }
   if (!run.parsed()) {
     run_options.scene_path = default_scene();
-    std::cout << "surge: this build has no viewer yet; running " << run_options.scene_path.string()
-              << " headless (see `" << app.get_name() << " --help`)\n";
+    std::cout << "surge: running " << run_options.scene_path.string() << " headless (`" << app.get_name()
+              << " view` opens a window; see `" << app.get_name() << " --help`)\n";
   }
   return run_scene(run_options);
 }
@@ -59,6 +64,8 @@ int main(int argc, char** argv) {
   validate_options.command_line = bench_options.command_line;
   const CLI::App* run = add_run_command(app, run_options);
   const CLI::App* bench = add_bench_command(app, bench_options);
+  ViewOptions view_options;
+  const CLI::App* view = add_view_command(app, view_options);
   const CLI::App* dam_break = add_validate_command(app, validate_options);
   // Set after the subcommands exist, which would otherwise inherit it.
   app.footer("With no command, runs scenes/dam_break.toml headless.");
@@ -71,7 +78,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    return dispatch(app, *run, *bench, *dam_break, run_options, bench_options, validate_options);
+    return dispatch(app, *run, *bench, *view, *dam_break, run_options, bench_options, view_options,
+                    validate_options);
   } catch (const surge::SceneError& e) {
     std::cerr << e.what() << '\n';
     return kExitBadInput;

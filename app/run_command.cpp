@@ -10,6 +10,9 @@
 #include "app/progress.h"
 #include "app/run_summary.h"
 #include "sim/scene/scene.h"
+#if SURGE_HAVE_RENDER
+#include "app/graphics/offscreen_frames.h"
+#endif
 
 namespace surge::app {
 namespace {
@@ -96,6 +99,13 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
                   "Export a frame every K steps (default: the scene's output.every)")
       ->check(CLI::NonNegativeNumber);
   run->add_flag("--quiet", options.quiet, "No progress output");
+  run->add_option("--render", options.render.frames_dir,
+                  "Render PNG frames offscreen (EGL, no display needed) into DIR, one every --every steps")
+      ->type_name("DIR");
+  run->add_option("--video", options.render.video_file,
+                  "Render offscreen and pipe the frames to ffmpeg, writing an MP4 (needs ffmpeg on PATH)")
+      ->type_name("FILE.mp4");
+  add_render_look_options(*run, options.render, true);
   return run;
 }
 
@@ -103,6 +113,11 @@ int run_scene(const RunOptions& options) {
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
   const RunPlan plan = plan_run(options, scene);
+  RenderOptions render_options = options.render;
+  if (render_options.writes_frames()) {
+    render_options.validate();
+    if (!renderer_built()) throw InputError(kNoRendererMessage);
+  }
   const SimulationOptions simulation_options{.particles_override = options.particles,
                                              .skin_ratio = options.skin};
   BackendChoice backend =
@@ -111,13 +126,31 @@ int run_scene(const RunOptions& options) {
   std::cout << backend_line(backend) << '\n' << std::flush;
   Simulation& simulation = *backend.simulation;
 
+#if SURGE_HAVE_RENDER
+  // Rendered frames follow --every, else the scene's output.every, else one per 100 steps. Set up before
+  // the exporter, so that a renderer that cannot start (no EGL) leaves no output directory behind.
+  std::optional<RenderedFrames> rendered;
+  if (render_options.writes_frames()) {
+    const int every = options.every >= 0 ? options.every : (scene.every > 0 ? scene.every : 100);
+    rendered.emplace(simulation, scene, options.particles, render_options, every,
+                     backend.gpu ? backend.gpu->device : -1, std::cerr);
+    std::cout << "rendering: " << rendered->description() << '\n' << std::flush;
+  }
   FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
+  auto write_frames = [&](const StepStatus& status) {
+    frames.write_if_due(simulation, status);
+    if (rendered) rendered->write_if_due(status);
+  };
+#else
+  FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
+  auto write_frames = [&](const StepStatus& status) { frames.write_if_due(simulation, status); };
+#endif
   ProgressReporter progress(std::cerr, progress_style_for_stderr(options.quiet), plan.end,
                             simulation.fluid_count());
 
   const auto start = std::chrono::steady_clock::now();
   StepStatus status = simulation.status();
-  frames.write_if_due(simulation, status);
+  write_frames(status);
   while (!plan.end.reached(status.step, status.time_s)) {
     simulation.step();
     status = simulation.status();
@@ -126,7 +159,7 @@ int run_scene(const RunOptions& options) {
       report_instability(status, frames);
       return kExitUnstable;
     }
-    frames.write_if_due(simulation, status);
+    write_frames(status);
     progress.update(status.step, status.time_s);
   }
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -138,6 +171,16 @@ int run_scene(const RunOptions& options) {
                     {scene.name, backend.description, simulation.fluid_count(), simulation.boundary_count(),
                      status.step, status.time_s, wall_s, frames.seconds_spent(), simulation.stage_times(),
                      frames.frames_written(), frames.location(), bus_bytes, simulation.step_figures()});
+#if SURGE_HAVE_RENDER
+  if (rendered) {
+    rendered->finish();
+    std::cout << "rendered " << rendered->frames_written() << " frames at " << render_options.width << "x"
+              << render_options.height << " in " << rendered->seconds_spent() << " s";
+    if (!render_options.frames_dir.empty()) std::cout << ": " << render_options.frames_dir.string() << "/";
+    if (!render_options.video_file.empty()) std::cout << "; video: " << render_options.video_file.string();
+    std::cout << '\n';
+  }
+#endif
   return kExitSuccess;
 }
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "app/render_options.h"
+
 namespace CLI {
 class App;
 }
@@ -25,6 +27,7 @@ struct RunOptions {
   std::vector<std::string> formats;
   int every = -1;
   bool quiet = false;
+  RenderOptions render;  // --render DIR / --video FILE and how frames look
 };
 
 CLI::App* add_run_command(CLI::App& parent, RunOptions& options);

@@ -1,20 +1,44 @@
 #!/usr/bin/env bash
 # On a GPU machine without Debian packages (the H200 machine): unpack the header-only dependencies
 # carried as .deb files (scripts/fetch-device-deps.sh), build, run the GPU tests and the benchmarks.
-# Results go to $OUT (or ./gpu-check-out).
+# Results go to $OUT (or ./gpu-check-out); the GPU rendering tests leave their PNGs there too.
 set -uo pipefail
 out=${OUT:-$PWD/gpu-check-out}
 mkdir -p "$out" .deps/root
 for f in .deps/pkg/*.deb; do dpkg -x "$f" .deps/root; done
 export CMAKE_PREFIX_PATH=$PWD/.deps/root/usr CPATH=$PWD/.deps/root/usr/include
+# OpenGL without a display: the glvnd loaders go into the system (the vendor libraries are already there).
+if ls .deps/gl/*.deb >/dev/null 2>&1; then
+  for f in .deps/gl/*.deb; do dpkg -x "$f" /; done
+  ldconfig
+fi
+if [ ! -e /usr/share/glvnd/egl_vendor.d/10_nvidia.json ] && [ -e /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ]; then
+  export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
+fi
+# glad (python3-glad, pure Python) runs from the unpacked package; CMake finds this wrapper on PATH.
+mkdir -p .deps/bin
+cat > .deps/bin/glad <<GLAD
+#!/bin/sh
+PYTHONPATH=$PWD/.deps/root/usr/lib/python3/dist-packages\${PYTHONPATH:+:\$PYTHONPATH} exec python3 -m glad "\$@"
+GLAD
+chmod +x .deps/bin/glad
+export PATH=$PWD/.deps/bin:$PATH
+export OUT=$out
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DGTest_DIR=$PWD/.deps/root/usr/lib/x86_64-linux-gnu/cmake/GTest > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
+grep -E "^-- Surge:" /tmp/configure.log  # renderer ON is needed for the interop tests and bench --render
 cmake --build build-gpu -j16 > /tmp/build.log 2>&1 || { grep -E "error" -A5 /tmp/build.log | head -40; exit 1; }
 echo "== ctest -L gpu"
 ctest --test-dir build-gpu -L gpu --output-on-failure -V 2>&1 | grep -vE "^[0-9]+: (\[ *(RUN|OK) *\])" | tee "$out/ctest-gpu.log" | tail -25
 if [ -z "${GPU_ONLY:-}" ]; then  # GPU_ONLY=1: the gpu label only, when device time is short
   echo "== ctest (all)"
   ctest --test-dir build-gpu -j8 2>&1 | tail -5
-fi 
+fi
+echo "== frames: one step + every particle drawn as a sphere at 1920x1080, offscreen (EGL device), 1M and 4M"
+build-gpu/surge bench scenes/dam_break.toml --backend gpu --particles 1048576,4194304 --steps 200 --render \
+  --size 1920x1080 2>&1 | tee "$out/bench-render.txt"
+echo "== surge run --render: PNG frames of the dam break with 1M particles"
+build-gpu/surge run scenes/dam_break.toml --backend gpu --particles 1000000 --steps 2000 --every 500 \
+  --render "$out/frames" --size 1920x1080 --quiet 2>&1 | tail -4

@@ -8,6 +8,13 @@ packages=(
   cmake ninja-build pkg-config g++ git
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
+  # Rendering: glad generates the GL/EGL loader at build time; stb writes PNGs; Mesa's EGL and llvmpipe
+  # render offscreen without a GPU or X server (the rendering tests).
+  python3-glad libstb-dev libegl1 libegl-mesa0 libgl1-mesa-dri
+  # `surge view`: a GLFW window with Dear ImGui; Xvfb runs its test without a display.
+  libglfw3-dev libimgui-dev xvfb xauth
+  # `--video` pipes frames to ffmpeg; the CLI test encodes a short MP4.
+  ffmpeg
   librsvg2-bin fonts-dejavu-core  # rsvg-convert draws the PNG of `surge validate` plots from their SVG
 )
 

@@ -67,6 +67,11 @@ class CpuSimulation final : public Simulation {
 
   StageTimes stage_times() override { return times_; }
   std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
+  // The kernels take params_ by value at each launch, so the next step sees the new hand.
+  bool set_stirring(const Stirring& stirring) override {
+    params_.stirring = stirring;
+    return true;
+  }
   void reset_timers() override { times_ = StageTimes{}; }
 
  private:

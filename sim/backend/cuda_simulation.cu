@@ -17,6 +17,32 @@ namespace surge {
 
 namespace {
 
+// The renderer's view of the fluid: positions and one scalar per particle, into buffers it owns.
+__global__ void write_render_attributes(std::uint32_t n, const Vec4f* __restrict__ position,
+                                        const Vec4f* __restrict__ velocity, const float* __restrict__ density,
+                                        const float* __restrict__ pressure, ParticleScalar scalar,
+                                        Vec4f* __restrict__ d_position /* out */,
+                                        float* __restrict__ d_scalar /* out, may be null */) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  d_position[i] = position[i];
+  if (!d_scalar) return;
+  switch (scalar) {
+    case ParticleScalar::speed:
+      d_scalar[i] = sqrtf(length_squared(xyz(velocity[i])));
+      break;
+    case ParticleScalar::density:
+      d_scalar[i] = density[i];
+      break;
+    case ParticleScalar::pressure:
+      d_scalar[i] = pressure[i];
+      break;
+    case ParticleScalar::none:
+      d_scalar[i] = 0.0f;
+      break;
+  }
+}
+
 class CudaSimulation final : public Simulation {
  public:
   CudaSimulation(const SphSetup& setup, const GpuInfo& gpu, const GpuStepOptions& options)
@@ -131,11 +157,28 @@ class CudaSimulation final : public Simulation {
     frame.step = st.step;
   }
 
+  bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
+    if (n_ > 0) {
+      write_render_attributes<<<blocks_for(n_), kBlock, 0, stream_>>>(
+          n_, position_.data(), velocity_.data(), density_.data(), pressure_.data(), targets.scalar,
+          targets.d_position, targets.d_scalar);
+      SURGE_CUDA_CHECK_LAUNCH("write_render_attributes");
+    }
+    // The caller unmaps the GL buffers next, on another stream: the writes must be done by then.
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return true;
+  }
+
   StageTimes stage_times() override {
     events_.collect(times_);
     return times_;
   }
   std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
+  // The kernels take params_ by value at each launch, so the next step sees the new hand.
+  bool set_stirring(const Stirring& stirring) override {
+    params_.stirring = stirring;
+    return true;
+  }
   void reset_timers() override {
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     events_.discard();

@@ -76,6 +76,16 @@ struct NamedValue {
   std::variant<double, Vec3f, std::string> value;
 };
 
+// A per-particle quantity a viewer colours by, computed where the particles live.
+enum class ParticleScalar { none, speed, density, pressure };
+
+// Device memory a caller owns (e.g. an OpenGL buffer mapped by CUDA-GL interop), fluid_count() entries each.
+struct DeviceParticleTargets {
+  Vec4f* d_position = nullptr;  // xyz [m]; w unspecified
+  float* d_scalar = nullptr;    // the chosen quantity in SI units, or nullptr
+  ParticleScalar scalar = ParticleScalar::none;
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -92,6 +102,19 @@ class Simulation {
   virtual std::vector<NamedValue> parameters() const = 0;
   // Figures of the last completed step that only some solvers have; waits for the device.
   virtual std::vector<NamedValue> step_figures() { return {}; }
+  // Writes the fluid particles' positions (and a scalar) into device memory, device to device: nothing
+  // crosses the bus and the ledger is unchanged. Complete when it returns. Returns false when this
+  // backend's particles live on the host; the caller then uses download().
+  virtual bool copy_to_device_buffers(const DeviceParticleTargets& targets) {
+    (void)targets;
+    return false;
+  }
+  // Sets the stirring hand (sim/sph/sph_setup.h) for the following steps; radius 0 turns it off.
+  // Returns false for a solver without one.
+  virtual bool set_stirring(const Stirring& stirring) {
+    (void)stirring;
+    return false;
+  }
   TransferLedger& ledger() { return ledger_; }
 
  protected:

@@ -170,7 +170,7 @@ __global__ void fluid_acceleration_kernel(Kernel kernel, SphParameters params, G
                                           std::uint32_t* __restrict__ near_wall /* out: 0 or 1 */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  ParticleAcceleration a = start_acceleration(params);
+  ParticleAcceleration a = start_acceleration(params, fluid, i);
   add_fluid_acceleration(kernel, params, grid, fluid, i, a);
   out[i] = a;
   // Wall particles in the 3x3x3 cell block: the wall loop would visit at least one.

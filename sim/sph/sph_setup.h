@@ -13,6 +13,15 @@
 
 namespace surge {
 
+// A hand in the water: fluid within `radius` of `center` is pulled towards `velocity`, most strongly at the
+// centre. Set live by a viewer (mouse drag); radius 0 = off.
+struct Stirring {
+  Vec3f center{};               // [m]
+  float radius = 0;             // [m]
+  Vec3f velocity{};             // [m/s] the hand's velocity
+  float response_time = 0.02f;  // [s] how fast particles at the centre take the hand's velocity
+};
+
 struct SphParameters {
   KernelType kernel = KernelType::cubic_spline;
   float spacing = 0;                 // particle spacing [m]
@@ -29,6 +38,7 @@ struct SphParameters {
   float dt_max = 1e-3f;              // [s]
   float dt_min = 1e-7f;              // [s]
   Vec3f domain_min{}, domain_max{};  // a fluid particle outside this box (plus one support) has escaped [m]
+  Stirring stirring;                 // off unless a viewer sets it
 };
 
 struct SphSetup {

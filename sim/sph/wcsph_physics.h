@@ -53,6 +53,17 @@ struct ParticleAcceleration {
   Vec3f xsph{};          // XSPH velocity correction [m/s], already scaled by epsilon
 };
 
+// The stirring hand's pull: a relaxation of the particle's velocity towards the hand's,
+// a = w (u - v) / tau, with weight w = (1 - d^2/R^2)^2 falling smoothly to zero at the radius R.
+// Stable for dt < tau (explicit relaxation), and bounded by |u - v| / tau.
+SURGE_HD Vec3f stirring_acceleration(const Stirring& stirring, Vec3f x, Vec3f v) {
+  if (stirring.radius <= 0.0f) return {};
+  const float q2 = length_squared(x - stirring.center) / (stirring.radius * stirring.radius);
+  if (q2 >= 1.0f) return {};
+  const float weight = (1.0f - q2) * (1.0f - q2);
+  return (weight / stirring.response_time) * (stirring.velocity - v);
+}
+
 // Constants of the artificial viscosity term shared by the fluid and the wall parts of the force pass.
 struct ViscosityConstants {
   float eta2;        // keeps the viscous term finite as r -> 0 (Monaghan 1992): 0.01 h^2 [m^2]
@@ -66,9 +77,12 @@ SURGE_HD ViscosityConstants viscosity_constants(const SphParameters& params) {
 // The force pass is three parts, so that a backend may run the fluid and the wall parts as separate
 // passes (the divergence lesson, docs/lessons/4-divergence.md) and still compute the same sums in the
 // same order: start_acceleration, add_fluid_acceleration, add_boundary_acceleration, finish_acceleration.
-SURGE_HD ParticleAcceleration start_acceleration(const SphParameters& params) {
+// The start holds the body forces: gravity and the stirring hand's pull.
+SURGE_HD ParticleAcceleration start_acceleration(const SphParameters& params, const FluidFields& fluid,
+                                                 std::uint32_t i) {
   ParticleAcceleration out;
-  out.acceleration = params.gravity;
+  out.acceleration = params.gravity + stirring_acceleration(params.stirring, xyz(fluid.index.positions[i]),
+                                                            xyz(fluid.velocity[i]));
   return out;
 }
 
@@ -138,7 +152,7 @@ template <typename Kernel>
 SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const SphParameters& params,
                                                    const GridGeometry& grid, const FluidFields& fluid,
                                                    const CellIndexView& boundary, std::uint32_t i) {
-  ParticleAcceleration out = start_acceleration(params);
+  ParticleAcceleration out = start_acceleration(params, fluid, i);
   add_fluid_acceleration(kernel, params, grid, fluid, i, out);
   add_boundary_acceleration(kernel, params, grid, fluid, boundary, i, out);
   finish_acceleration(params, out);

@@ -269,7 +269,7 @@ TEST_F(Cli, NoSubcommandRunsTheWorkingDirectorysDamBreak) {
   write("scenes/dam_break.toml", kTinyScene);
   const Result r = surge({});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "no viewer"));
+  EXPECT_TRUE(contains(r.out, "headless"));
   EXPECT_TRUE(contains(r.out, "summary: tiny"));
 }
 
@@ -431,6 +431,117 @@ TEST_F(Cli, BenchAcceptsBothIndexBuilds) {
     EXPECT_EQ(r.exit_code, 0) << build << ": " << r.err;
     EXPECT_NE(r.out.find("cpu"), std::string::npos) << r.out;
   }
+}
+
+// ---- Offscreen frames (surge run --render / --video)
+
+// Width and height from a PNG file's IHDR chunk; {0, 0} when it is not a PNG.
+std::pair<int, int> png_size(const fs::path& file) {
+  const std::string bytes = read_file(file);
+  if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 ||
+      bytes.compare(12, 4, "IHDR") != 0) {
+    return {0, 0};
+  }
+  auto big_endian = [&](std::size_t at) {
+    int value = 0;
+    for (std::size_t k = 0; k < 4; ++k) value = (value << 8) | static_cast<unsigned char>(bytes[at + k]);
+    return value;
+  };
+  return {big_endian(16), big_endian(20)};
+}
+
+TEST_F(Cli, RunRenderWritesNumberedPngsOfTheRequestedSize) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "10", "--every", "5", "--render",
+                          "pictures", "--size", "96x64", "--color-by", "pressure", "--camera", "front"});
+  if (!SURGE_TEST_RENDER) {
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_TRUE(contains(r.err, "without the OpenGL renderer"));
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (int frame = 0; frame < 3; ++frame) {
+    const fs::path png = dir_ / "pictures" / ("tiny_00000" + std::to_string(frame) + ".png");
+    EXPECT_EQ(png_size(png), std::make_pair(96, 64)) << png;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "pictures" / "tiny_000003.png")) << "steps 0, 5 and 10 only";
+  for (const auto& entry : fs::directory_iterator(dir_ / "pictures")) {
+    EXPECT_EQ(entry.path().extension(), ".png") << "a temporary file was left: " << entry.path();
+  }
+  EXPECT_TRUE(contains(r.out, "rendered 3 frames at 96x64"));
+}
+
+TEST_F(Cli, RunRenderRejectsABadSizeBeforeWritingAnything) {
+  write("tiny.toml", kTinyScene);
+  const Result r =
+      surge({"run", "tiny.toml", "--backend", "cpu", "--render", "pictures", "--size", "96by64"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "--size '96by64'"));
+  EXPECT_FALSE(fs::exists(dir_ / "pictures"));
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+TEST_F(Cli, VideoWithoutFfmpegSaysSoAndWritesNothing) {
+  write("tiny.toml", kTinyScene);
+  // A PATH with no ffmpeg on it.
+  const std::string saved_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", (dir_ / "empty-bin").c_str(), 1);
+  const Result r =
+      surge({"run", "tiny.toml", "--backend", "cpu", "--render", "pictures", "--video", "run.mp4"});
+  setenv("PATH", saved_path.c_str(), 1);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "ffmpeg is not installed"));
+  EXPECT_FALSE(fs::exists(dir_ / "pictures"));
+  EXPECT_FALSE(fs::exists(dir_ / "run.mp4"));
+}
+
+TEST_F(Cli, ViewWithoutADisplaySuggestsOffscreenFrames) {
+  const std::string saved_display = std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "";
+  const std::string saved_wayland = std::getenv("WAYLAND_DISPLAY") ? std::getenv("WAYLAND_DISPLAY") : "";
+  unsetenv("DISPLAY");
+  unsetenv("WAYLAND_DISPLAY");
+  const Result r = surge({"view", kDamBreak.string()});
+  if (!saved_display.empty()) setenv("DISPLAY", saved_display.c_str(), 1);
+  if (!saved_wayland.empty()) setenv("WAYLAND_DISPLAY", saved_wayland.c_str(), 1);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "needs a display"));
+  EXPECT_TRUE(contains(r.err, "surge run SCENE --render"));
+}
+
+TEST_F(Cli, BenchRenderTimesFramesAndRecordsThemInJson) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"bench", "tiny.toml", "--backend", "cpu", "--steps", "3", "--warmup", "1",
+                          "--render", "--size", "160x90", "--json", "bench.json"});
+  if (!SURGE_TEST_RENDER) {
+    EXPECT_EQ(r.exit_code, 2);
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "frames at 160x90:"));
+  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json& run = result["runs"][0];
+  const nlohmann::json& frames = run["frames"];
+  EXPECT_EQ(frames["width"], 160);
+  EXPECT_EQ(frames["height"], 90);
+  EXPECT_EQ(frames["frames"], 3);
+  EXPECT_GT(frames["ms_per_frame"].get<double>(), 0.0);
+  // The CPU backend uploads positions (16 bytes) and one colour value (4 bytes) per particle per frame.
+  EXPECT_DOUBLE_EQ(frames["bus_bytes_per_frame"].get<double>(), 20.0 * run["particles"].get<double>());
+}
+
+TEST_F(Cli, VideoIsEncodedByFfmpegAndRenamedWhenComplete) {
+  if (!SURGE_TEST_RENDER) GTEST_SKIP() << "built without the renderer";
+  if (std::system("command -v ffmpeg > /dev/null 2>&1") != 0) GTEST_SKIP() << "no ffmpeg on PATH";
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "20", "--every", "2", "--video",
+                          "run.mp4", "--size", "97x55"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "rendered 11 frames at 97x55"));
+  EXPECT_FALSE(fs::exists(dir_ / "run.mp4.part"));
+  // An MP4 starts with a box whose type is 'ftyp'.
+  const std::string video = read_file(dir_ / "run.mp4");
+  ASSERT_GT(video.size(), 8u);
+  EXPECT_EQ(video.substr(4, 4), "ftyp");
 }
 
 // ---- Classroom: execution modes (docs/lessons/)

@@ -1,0 +1,75 @@
+#include "app/graphics/offscreen_frames.h"
+
+#include <glad/gl.h>
+
+#include <cstdio>
+#include <ostream>
+
+#include "app/graphics/render_defaults.h"
+#include "render/png_writer.h"
+
+namespace surge::app {
+
+OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const Scene& scene, long particles_override,
+                                     const RenderOptions& options, int cuda_device, std::ostream& messages)
+    : context_(cuda_device),
+      target_(options.width, options.height),
+      feed_(simulation, renderer_.fluid(), cuda_device >= 0 && context_.on_cuda_device(), messages) {
+  const SceneLook look = scene_look(simulation.parameters());
+  camera_ = render::OrbitCamera::framing(look.domain_min, look.domain_max,
+                                         *render::parse_camera_preset(options.camera));
+  settings_.color_by = *render::parse_color_by(options.color_by);
+  std::tie(settings_.color_min, settings_.color_max) = default_color_range(settings_.color_by, look);
+  settings_.particle_radius = look.particle_radius;
+  settings_.show_boundary = options.show_boundary;
+  if (options.show_boundary)
+    upload_boundary(scene, particles_override, renderer_.boundary(), simulation.ledger());
+  if (cuda_device >= 0 && !context_.on_cuda_device()) {
+    messages << "note: the EGL context is not on CUDA device " << cuda_device
+             << "; particles go through host memory each frame, counted in the transfer ledger\n";
+  }
+}
+
+void OffscreenRenderer::draw() {
+  feed_.update(settings_.color_by);
+  target_.bind();
+  renderer_.draw(camera_, target_.width(), target_.height(), settings_);
+  glFinish();
+}
+
+std::string OffscreenRenderer::description() const {
+  return context_.description() + "; particles by " + feed_.path_description();
+}
+
+RenderedFrames::RenderedFrames(Simulation& simulation, const Scene& scene, long particles_override,
+                               const RenderOptions& options, int every, int cuda_device,
+                               std::ostream& messages)
+    : renderer_(simulation, scene, particles_override, options, cuda_device, messages),
+      frames_dir_(options.frames_dir),
+      name_(scene.name),
+      every_(every) {
+  if (!frames_dir_.empty()) std::filesystem::create_directories(frames_dir_);
+  if (!options.video_file.empty())
+    video_.emplace(options.video_file, options.width, options.height, options.video_fps);
+}
+
+void RenderedFrames::write_if_due(const StepStatus& status) {
+  if (every_ <= 0 || status.step % every_ != 0) return;
+  const auto start = std::chrono::steady_clock::now();
+  renderer_.draw();
+  const std::vector<std::uint8_t> image = renderer_.read_image();
+  if (!frames_dir_.empty()) {
+    char name[64];
+    std::snprintf(name, sizeof name, "_%06d.png", frames_);
+    render::write_png(frames_dir_ / (name_ + name), renderer_.width(), renderer_.height(), image);
+  }
+  if (video_) video_->add_frame(image);
+  ++frames_;
+  seconds_spent_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void RenderedFrames::finish() {
+  if (video_) video_->finish();
+}
+
+}  // namespace surge::app

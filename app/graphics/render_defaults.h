@@ -1,0 +1,28 @@
+// How a scene looks by default: particle radius, colour ranges and camera from the solver's parameters.
+#pragma once
+
+#include <utility>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/color_map.h"
+#include "sim/backend/simulation.h"
+
+namespace surge::app {
+
+struct SceneLook {
+  float particle_radius = 0.005f;  // [m]: half the particle spacing, so a still fluid looks closed
+  Vec3f domain_min{}, domain_max{};
+  float rest_density = 1000.0f;  // [kg/m^3]
+  float speed_of_sound = 10.0f;  // [m/s]
+};
+SceneLook scene_look(const std::vector<NamedValue>& parameters);
+
+// The colour bar's range for a quantity: speed 0..c0/10 (the largest expected speed, as c0 is chosen
+// 10x larger), pressure 0..rho0 c0^2/200 (the hydrostatic pressure at the bottom of a column whose
+// free-fall speed is c0/10: rho0 g H = rho0 v^2 / 2), density rho0 +- 1 % (weakly compressible).
+std::pair<float, float> default_color_range(render::ColorBy color_by, const SceneLook& look);
+
+ParticleScalar particle_scalar(render::ColorBy color_by);
+
+}  // namespace surge::app

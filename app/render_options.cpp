@@ -1,0 +1,64 @@
+#include "app/render_options.h"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "app/exit_codes.h"
+
+namespace surge::app {
+
+void RenderOptions::validate() {
+  int w = 0, h = 0;
+  char tail = 0;
+  if (std::sscanf(size.c_str(), "%dx%d%c", &w, &h, &tail) != 2 || w < 16 || h < 16 || w > 16384 ||
+      h > 16384) {
+    throw InputError("--size '" + size +
+                     "': expected WIDTHxHEIGHT in pixels, each 16..16384, e.g. 1920x1080");
+  }
+  width = w;
+  height = h;
+  if (!video_file.empty() && !find_ffmpeg()) {
+    throw InputError(
+        "--video " + video_file.string() +
+        ": ffmpeg is not installed (not found on PATH); install it (Debian/Ubuntu: apt-get install "
+        "ffmpeg), or use --render DIR for PNG frames and encode them elsewhere");
+  }
+}
+
+std::optional<std::filesystem::path> find_ffmpeg() {
+  const char* path = std::getenv("PATH");
+  if (!path) return std::nullopt;
+  std::istringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    const std::filesystem::path candidate = std::filesystem::path(dir.empty() ? "." : dir) / "ffmpeg";
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return std::nullopt;
+}
+
+void add_render_look_options(CLI::App& command, RenderOptions& options, bool with_video) {
+  command.add_option("--size", options.size, "Image size in pixels, WIDTHxHEIGHT")->capture_default_str();
+  command.add_option("--color-by", options.color_by, "Particle colour: speed, density, pressure or fixed")
+      ->check(CLI::IsMember({"speed", "density", "pressure", "fixed"}))
+      ->capture_default_str();
+  command.add_option("--camera", options.camera, "Camera preset: perspective, front, side or top")
+      ->check(CLI::IsMember({"perspective", "front", "side", "top"}))
+      ->capture_default_str();
+  command.add_flag("--boundary", options.show_boundary, "Also draw the wall (boundary) particles");
+  if (with_video) {
+    command.add_option("--fps", options.video_fps, "Frames per second of the --video file")
+        ->check(CLI::Range(1, 240))
+        ->capture_default_str();
+  }
+}
+
+bool renderer_built() {
+  return SURGE_HAVE_RENDER;
+}
+
+}  // namespace surge::app

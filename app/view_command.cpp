@@ -1,0 +1,53 @@
+#include "app/view_command.h"
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <iostream>
+
+#include "app/exit_codes.h"
+#if SURGE_HAVE_VIEWER
+#include "app/viewer/viewer.h"
+#endif
+
+namespace surge::app {
+
+CLI::App* add_view_command(CLI::App& parent, ViewOptions& options) {
+  CLI::App* view =
+      parent.add_subcommand("view", "Watch and steer a scene live in a window (GLFW, OpenGL, ImGui)");
+  view->add_option("scene", options.scene_path, "Scene file (TOML); default scenes/dam_break.toml")
+      ->type_name("SCENE.toml");
+  view->add_option("--backend", options.backend, "Where to step: cpu, gpu, or auto")
+      ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
+      ->capture_default_str();
+  view->add_option("--particles", options.particles, "Target fluid particle count, replacing the scene's")
+      ->check(CLI::PositiveNumber);
+  add_render_look_options(*view, options.look, false);
+  view->add_option("--frames", options.frames, "Run N frames, then exit (with --screenshot: save the last)")
+      ->check(CLI::PositiveNumber);
+  view->add_option("--screenshot", options.screenshot, "With --frames: write the last frame as a PNG")
+      ->type_name("FILE.png");
+  view->add_flag("--fullscreen", options.fullscreen, "Start fullscreen (F11 toggles)");
+  return view;
+}
+
+int run_view(ViewOptions options) {
+  options.look.validate();
+  const char* display = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!display || !*display) && (!wayland || !*wayland)) {
+    std::cerr << "surge view needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
+                 "On a server, render frames offscreen instead:\n"
+                 "  surge run SCENE --render frames/ [--video run.mp4] [--size 1920x1080]\n";
+    return kExitBadInput;
+  }
+#if SURGE_HAVE_VIEWER
+  return run_viewer(options);
+#else
+  std::cerr << "this surge was built without `surge view` (GLFW and Dear ImGui were missing when it was "
+               "configured: libglfw3-dev, libimgui-dev). Offscreen frames work without them:\n"
+               "  surge run SCENE --render frames/\n";
+  return kExitBadInput;
+#endif
+}
+
+}  // namespace surge::app

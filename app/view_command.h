@@ -1,0 +1,30 @@
+// `surge view [SCENE]`: the scene live in a window, with controls. Built only with GLFW and Dear ImGui;
+// without them, or without a display, it says so and points to `surge run --render`.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "app/render_options.h"
+
+namespace CLI {
+class App;
+}
+
+namespace surge::app {
+
+struct ViewOptions {
+  std::filesystem::path scene_path;  // empty: scenes/dam_break.toml
+  std::string backend = "auto";
+  long particles = 0;
+  RenderOptions look;                // --size is the window size
+  long frames = 0;                   // > 0: run this many frames, then exit (tests, scripted screenshots)
+  std::filesystem::path screenshot;  // with --frames: a PNG of the last frame
+  bool fullscreen = false;
+};
+
+CLI::App* add_view_command(CLI::App& parent, ViewOptions& options);
+// Returns the exit code; kExitBadInput when there is no display or no viewer in this build.
+int run_view(ViewOptions options);
+
+}  // namespace surge::app

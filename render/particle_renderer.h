@@ -1,0 +1,84 @@
+// Draws particles as shaded spheres (point-sprite impostors with true depth), coloured through the
+// colour map, with an optional colour bar; into whatever framebuffer is bound (a window or an
+// OffscreenTarget). Needs a current OpenGL 4.5 core context.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/color_map.h"
+#include "render/particle_view.h"
+#include "render/shader_program.h"
+
+namespace surge::render {
+
+// GL buffers of particles: positions (vec4 per particle) and one float per particle for colour.
+// Filled from the host (upload) or written on the device by CUDA (CudaGlBuffers maps them).
+class ParticleBuffers {
+ public:
+  ParticleBuffers();
+  ~ParticleBuffers();
+  ParticleBuffers(const ParticleBuffers&) = delete;
+  ParticleBuffers& operator=(const ParticleBuffers&) = delete;
+
+  // Makes room for `count` particles and draws that many; contents are undefined until written.
+  // Reallocates (and so invalidates CUDA registrations) only when the capacity grows.
+  void resize(std::size_t count);
+  // resize() + copy from host memory; returns the bytes sent to the GL buffers.
+  std::size_t upload(const ParticleView& view);
+
+  std::size_t count() const { return count_; }
+  std::size_t capacity() const { return capacity_; }
+  unsigned position_buffer() const { return position_buffer_; }
+  unsigned scalar_buffer() const { return scalar_buffer_; }
+  unsigned vertex_array() const { return vertex_array_; }
+
+ private:
+  unsigned vertex_array_ = 0, position_buffer_ = 0, scalar_buffer_ = 0;
+  std::size_t count_ = 0, capacity_ = 0;
+};
+
+struct RenderSettings {
+  ColorBy color_by = ColorBy::speed;
+  float color_min = 0.0f;          // value at the colour map's first colour
+  float color_max = 1.0f;          // value at its last colour
+  float particle_radius = 0.005f;  // [m]
+  bool lighting = true;
+  bool show_boundary = false;
+  bool show_color_bar = true;
+  Rgb background = kBackgroundColor;
+};
+
+class ParticleRenderer {
+ public:
+  explicit ParticleRenderer(const std::filesystem::path& shaders = shader_directory());
+  ~ParticleRenderer();
+  ParticleRenderer(const ParticleRenderer&) = delete;
+  ParticleRenderer& operator=(const ParticleRenderer&) = delete;
+
+  ParticleBuffers& fluid() { return fluid_; }
+  ParticleBuffers& boundary() { return boundary_; }
+
+  // Clears the bound framebuffer's viewport [0, width) x [0, height) and draws.
+  void draw(const OrbitCamera& camera, int width, int height, const RenderSettings& settings);
+
+ private:
+  void draw_particles(const ParticleBuffers& buffers, const OrbitCamera& camera, int width, int height,
+                      const RenderSettings& settings, bool use_color_map, Rgb fixed_color);
+  void draw_color_bar(int width, int height, const RenderSettings& settings);
+
+  ShaderProgram sphere_program_;
+  ShaderProgram overlay_program_;
+  ParticleBuffers fluid_, boundary_;
+  unsigned color_map_texture_ = 0;
+  unsigned overlay_vertex_array_ = 0, overlay_buffer_ = 0;
+};
+
+// Where the colour bar's labels go: "%.3g", e.g. "0.012", "1.02e+03".
+std::string format_color_bar_value(float value);
+
+}  // namespace surge::render

@@ -1,0 +1,37 @@
+// GLSL programs read from shaders/ at run time, so a user can edit a shader without rebuilding.
+// A compile or link failure throws ShaderError with "FILE:LINE: message" lines from the driver's log.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+
+namespace surge::render {
+
+class ShaderError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Where shaders are read from: $SURGE_SHADER_DIR, else shaders/ beside the directory of the surge
+// binary (build/surge -> shaders/), else the source tree the binary was built from.
+std::filesystem::path shader_directory();
+
+// Turns a driver's info log (Mesa "0:12(5): error: ...", NVIDIA "0(12) : error C1008: ...") into
+// "FILE:12: error: ..." lines; lines it does not recognise are kept, prefixed with "FILE: ".
+std::string format_shader_log(const std::string& log, const std::string& file);
+
+class ShaderProgram {
+ public:
+  ShaderProgram(const std::filesystem::path& vertex_file, const std::filesystem::path& fragment_file);
+  ~ShaderProgram();
+  ShaderProgram(const ShaderProgram&) = delete;
+  ShaderProgram& operator=(const ShaderProgram&) = delete;
+  unsigned id() const { return program_; }
+  int uniform(const char* name) const;
+
+ private:
+  unsigned program_ = 0;
+};
+
+}  // namespace surge::render

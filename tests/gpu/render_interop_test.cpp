@@ -1,0 +1,136 @@
+// Simulation and visualisation never cross the bus: with the CUDA backend and a headless EGL context on
+// the same GPU, each frame's particles reach the OpenGL buffers device to device (CUDA-GL interop), the
+// transfer ledger stays at zero bytes, and the GL buffers hold exactly what the simulation holds.
+#include <glad/gl.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+#include <vector>
+
+#include "app/graphics/offscreen_frames.h"
+#include "app/graphics/particle_feed.h"
+#include "app/graphics/render_defaults.h"
+#include "render/color_map.h"
+#include "render/headless_gl_context.h"
+#include "render/offscreen_target.h"
+#include "render/particle_renderer.h"
+#include "render/png_writer.h"
+#include "sim/backend/simulation_factory.h"
+#include "sim/scene/scene.h"
+
+namespace surge {
+namespace {
+
+// Where pictures made by GPU tests go: $OUT when the GPU machine's runner sets it, else the temp dir.
+std::filesystem::path picture_directory() {
+  const char* out = std::getenv("OUT");
+  return out && *out ? std::filesystem::path(out) : std::filesystem::temp_directory_path();
+}
+
+// Fraction of pixels that are not the background colour.
+double covered_fraction(const std::vector<std::uint8_t>& rgba) {
+  const render::Rgb bg = render::kBackgroundColor;
+  const int r = int(std::lround(bg.r * 255)), g = int(std::lround(bg.g * 255)),
+            b = int(std::lround(bg.b * 255));
+  std::size_t covered = 0;
+  for (std::size_t k = 0; k < rgba.size(); k += 4) {
+    if (std::abs(rgba[k] - r) > 2 || std::abs(rgba[k + 1] - g) > 2 || std::abs(rgba[k + 2] - b) > 2)
+      ++covered;
+  }
+  return double(covered) / double(rgba.size() / 4);
+}
+
+TEST(RenderInterop, FramesCrossNoBusAndGlHoldsTheSimulationsParticles) {
+  const Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
+  auto simulation = make_simulation(scene, Device::gpu, {.particles_override = 200000});
+  const std::size_t n = simulation->fluid_count();
+  for (int s = 0; s < 20; ++s) simulation->step();  // particles moving, so speeds are not all zero
+
+  render::HeadlessGlContext context(0);
+  std::cout << "context: " << context.description() << '\n';
+  ASSERT_TRUE(context.on_cuda_device())
+      << "the EGL context is not on CUDA device 0: " << context.description();
+  render::ParticleRenderer renderer;
+  std::ostringstream messages;
+  app::ParticleFeed feed(*simulation, renderer.fluid(), true, messages);
+  feed.update(render::ColorBy::speed);  // registers the GL buffers with CUDA (once)
+  ASSERT_TRUE(feed.using_interop()) << messages.str();
+  EXPECT_EQ(messages.str(), "");
+
+  simulation->status();
+  simulation->ledger().clear();
+  constexpr int kFrames = 10;
+  render::OffscreenTarget target(640, 360);
+  const app::SceneLook look = app::scene_look(simulation->parameters());
+  const render::OrbitCamera camera =
+      render::OrbitCamera::framing(look.domain_min, look.domain_max, render::CameraPreset::perspective);
+  render::RenderSettings settings;
+  settings.particle_radius = look.particle_radius;
+  for (int frame = 0; frame < kFrames; ++frame) {
+    simulation->step();
+    feed.update(render::ColorBy::speed);
+    target.bind();
+    renderer.draw(camera, target.width(), target.height(), settings);
+  }
+  glFinish();
+  EXPECT_EQ(simulation->ledger().total_bytes(), 0u)
+      << "bytes crossed the bus during " << kFrames << " frames";
+  EXPECT_TRUE(feed.using_interop()) << messages.str();
+
+  // What GL holds (read back through GL, not CUDA) against what the simulation downloads.
+  ASSERT_EQ(renderer.fluid().count(), n);
+  std::vector<Vec4f> gl_position(n);
+  std::vector<float> gl_speed(n);
+  glGetNamedBufferSubData(renderer.fluid().position_buffer(), 0, GLsizeiptr(n * sizeof(Vec4f)),
+                          gl_position.data());
+  glGetNamedBufferSubData(renderer.fluid().scalar_buffer(), 0, GLsizeiptr(n * sizeof(float)),
+                          gl_speed.data());
+  ASSERT_EQ(glGetError(), GLenum(GL_NO_ERROR));
+  ParticleFrame frame;
+  simulation->download(frame);
+  ASSERT_EQ(frame.size(), n);
+  std::size_t position_mismatches = 0, speed_mismatches = 0;
+  double fastest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec4f a = gl_position[i], b = frame.position[i];
+    if (a.x != b.x || a.y != b.y || a.z != b.z) ++position_mismatches;
+    const double speed = std::sqrt(double(length_squared(xyz(frame.velocity[i]))));
+    fastest = std::max(fastest, speed);
+    if (std::abs(double(gl_speed[i]) - speed) > 1e-5 * speed + 1e-7) ++speed_mismatches;
+  }
+  EXPECT_EQ(position_mismatches, 0u) << "GL positions differ from the simulation's (bitwise)";
+  EXPECT_EQ(speed_mismatches, 0u) << "GL speeds differ from |v| of the simulation's velocities";
+  EXPECT_GT(fastest, 0.01) << "the particles move, so the speed comparison means something";
+
+  const std::vector<std::uint8_t> image = target.read_rgba();
+  EXPECT_GT(covered_fraction(image), 0.01) << "the fluid is in the picture";
+  render::write_png(picture_directory() / "interop_frame.png", target.width(), target.height(), image);
+}
+
+TEST(RenderInterop, OffscreenRenderOfASceneToPng) {
+  const Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
+  auto simulation = make_simulation(scene, Device::gpu, {.particles_override = 1000000});
+  for (int s = 0; s < 200; ++s) simulation->step();
+  app::RenderOptions options;
+  options.size = "1920x1080";
+  options.validate();
+  options.show_boundary = false;
+  std::ostringstream messages;
+  app::OffscreenRenderer renderer(*simulation, scene, 1000000, options, 0, messages);
+  std::cout << renderer.description() << '\n';
+  renderer.draw();
+  const auto image = renderer.read_image();
+  ASSERT_EQ(image.size(), std::size_t(1920) * 1080 * 4);
+  EXPECT_GT(covered_fraction(image), 0.02);
+  const auto file = picture_directory() / "dam_break_1M_1920x1080.png";
+  render::write_png(file, 1920, 1080, image);
+  EXPECT_TRUE(std::filesystem::exists(file));
+  EXPECT_EQ(messages.str().find("interop is unavailable"), std::string::npos) << messages.str();
+}
+
+}  // namespace
+}  // namespace surge

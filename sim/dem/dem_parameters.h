@@ -28,7 +28,7 @@ struct DemParameters {
   float normal_damping = 0;  // gamma_n [N s/m], when not from the restitution
   FrictionModel friction_model = FrictionModel::coulomb;
   float friction = 0.5f;         // Coulomb coefficient mu (dimensionless)
-  float tangential_damping = 0;  // gamma_t [N s/m]; 0 = critical, 2 sqrt(k_eff m_eff) per contact
+  float tangential_damping = 0;  // gamma_t [N s/m]; 0 = sqrt(k_eff m_eff) per contact
   float cohesion = 0;            // attraction stiffness between touching grains [N/m]
   Vec3f gravity{};               // [m/s^2]
   float dt = 0;                  // time step [s]

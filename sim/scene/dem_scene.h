@@ -36,7 +36,7 @@ struct DemScene {
   float normal_damping = -1.0f;  // gamma_n [N s/m]; < 0 when absent
   FrictionModel friction_model = FrictionModel::coulomb;
   float friction = 0.5f;            // mu (dimensionless)
-  float tangential_damping = 0.0f;  // gamma_t [N s/m]; 0 = critical per contact
+  float tangential_damping = 0.0f;  // gamma_t [N s/m]; 0 = sqrt(k_eff m*) per contact
   float cohesion = 0.0f;            // [N/m]
   WallModel wall_model = WallModel::contact;
   float wall_restitution = 0.5f;          // reflect walls (dimensionless)

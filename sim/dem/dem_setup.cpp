@@ -124,6 +124,7 @@ std::vector<GrainBlock> resize_blocks(const Scene& scene, long target) {
       continue;
     }
     block.count = share;
+    if (block.clamp_overflow) continue;
     const long side = lattice_side(share);
     for (int guard = 0; guard < 40; ++guard) {
       bool fits = true;
@@ -195,7 +196,7 @@ DemSetup build_dem_setup(const Scene& scene, long particles_override) {
       smallest_radius = std::min(smallest_radius, double(grain.position.w));
       fastest = std::max(fastest, std::sqrt(double(length_squared(xyz(grain.velocity)))));
     }
-    if (block.shape == GrainBlock::Shape::lattice) {
+    if (block.shape == GrainBlock::Shape::lattice && !block.clamp_overflow) {
       const long side = lattice_side(block.count);
       for (int a = 0; a < 3; ++a) {
         const double far = axis(block.min, a) + side * 2.0 * block.grain_radius_max;

@@ -24,7 +24,11 @@ struct GrainBlock {
   float jitter = 0.0f;            // random offset of each site, as a fraction of the grain radius
   Vec3f velocity{};               // initial velocity [m/s]
   bool fixed = false;             // fixed grains: walls, plates and obstacles built of grains
-  int line = 0;                   // line of the block's table in the scene file
+  // Lattice that does not fit in the domain (after --particles): false = halve the grain radius until it
+  // fits; true = keep the radius and let reflecting walls clamp the grains outside at the first step, as
+  // NVIDIA's `particles` sample does at 1M and 4M grains.
+  bool clamp_overflow = false;
+  int line = 0;  // line of the block's table in the scene file
 };
 
 struct DemScene {

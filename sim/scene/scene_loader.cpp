@@ -610,6 +610,7 @@ constexpr std::array<std::string_view, 2> kNormalModels = {"linear", "hertz"};
 constexpr std::array<std::string_view, 2> kFrictionModels = {"coulomb", "viscous"};
 constexpr std::array<std::string_view, 2> kWallModels = {"contact", "reflect"};
 constexpr std::array<std::string_view, 3> kGrainShapes = {"box", "sphere", "lattice"};
+constexpr std::array<std::string_view, 2> kOverflows = {"shrink", "clamp"};
 constexpr IntegerRange kGrainCount{1, 2'000'000'000};
 
 // A key that only one choice of a model takes, given with another: an error, not a value ignored.
@@ -639,9 +640,9 @@ void check_grains_inside_domain(const TableReader& table, const GrainBlock& bloc
 }
 
 GrainBlock read_grain_block(const TableReader& table, const Scene& scene) {
-  static constexpr std::array<std::string_view, 13> kKeys = {
-      "shape",   "min",  "max",    "center",   "radius", "count", "grain_radius", "grain_radius_max",
-      "density", "mass", "jitter", "velocity", "fixed"};
+  static constexpr std::array<std::string_view, 14> kKeys = {
+      "shape",   "min",  "max",    "center",   "radius", "count",   "grain_radius", "grain_radius_max",
+      "density", "mass", "jitter", "velocity", "fixed",  "overflow"};
   table.reject_unknown_keys(kKeys);
   GrainBlock block;
   block.line = table.table_line();
@@ -652,8 +653,8 @@ GrainBlock read_grain_block(const TableReader& table, const Scene& scene) {
                                      : GrainBlock::Shape::box;
   const std::string takes = block.shape == GrainBlock::Shape::box      ? "min, max"
                             : block.shape == GrainBlock::Shape::sphere ? "center, radius"
-                                                                       : "min, count";
-  for (std::string_view key : {"min", "max", "center", "radius", "count"}) {
+                                                                       : "min, count, overflow";
+  for (std::string_view key : {"min", "max", "center", "radius", "count", "overflow"}) {
     if (takes.find(key) == std::string::npos)
       reject_for(table, key, "to a \"" + shape + "\" block (it takes " + takes + ")");
   }
@@ -704,6 +705,14 @@ GrainBlock read_grain_block(const TableReader& table, const Scene& scene) {
     if (auto velocity = table.vec3("velocity", "m/s")) block.velocity = *velocity;
   }
   if (auto jitter = table.number("jitter", "", Range::closed(0, 0.5))) block.jitter = *jitter;
+  if (auto overflow = table.choice("overflow", kOverflows)) {
+    block.clamp_overflow = *overflow == "clamp";
+    if (block.clamp_overflow && scene.dem.wall_model != WallModel::reflect) {
+      table.fail("overflow",
+                 "\"clamp\" needs [dem] wall_model = \"reflect\" (the walls clamp the grains that "
+                 "start outside the domain into it)");
+    }
+  }
   if (block.shape == GrainBlock::Shape::lattice) {
     for (int axis = 0; axis < 3; ++axis) {
       if (component(block.min, axis) + block.grain_radius_max > component(scene.domain_max, axis)) {

@@ -2,9 +2,11 @@
 // mistake is reported at the right line and key with a message that says what was expected.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "sim/dem/dem_setup.h"
+#include "sim/dem/dem_simulation.h"
 #include "sim/scene/scene.h"
 
 namespace surge {
@@ -79,7 +81,7 @@ TEST(DemSceneLoader, MinimalSceneTakesTheDefaults) {
 }
 
 TEST(DemSceneLoader, ShippedGranularScenesBuild) {
-  for (const char* name : {"particles_box", "granular_column", "hourglass"}) {
+  for (const char* name : {"particles_box", "particles_box_fixed_radius", "granular_column", "hourglass"}) {
     SCOPED_TRACE(name);
     const Scene scene = load_scene(std::string(SURGE_SOURCE_DIR) + "/scenes/" + name + ".toml");
     EXPECT_EQ(scene.solver, "dem");
@@ -106,6 +108,31 @@ TEST(DemSceneLoader, ParticlesBoxMatchesTheSampleAtEachSize) {
   EXPECT_EQ(million.grid.nx, 128);
   EXPECT_EQ(million.grid.nz, 128);
   EXPECT_FLOAT_EQ(million.params.max_radius, 1.0f / 128.0f);
+}
+
+TEST(DemSceneLoader, FixedRadiusVariantKeepsTheSamplesRadius) {
+  // NVIDIA's sample at -n=1048576 -grid=128 keeps radius 1/64: its lattice of 102 a side overflows the box.
+  const Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/particles_box_fixed_radius.toml");
+  const DemSetup setup = build_dem_setup(scene, 1048576);
+  EXPECT_EQ(setup.grains.size(), 1048576u);
+  EXPECT_FLOAT_EQ(setup.params.max_radius, 1.0f / 64.0f);
+  EXPECT_EQ(setup.grid.nx, 64) << "grid over the domain only";
+  float highest = -1;
+  for (const Vec4f& x : setup.grains.position) highest = std::max(highest, x.x);
+  EXPECT_GT(highest, 2.0f) << "sites up to -1 + 1/64 + 101/32 = 2.17";
+  // One step clamps them into the box.
+  auto simulation = make_dem_cpu_simulation(build_dem_setup(scene, 20000));
+  simulation->step();
+  ParticleFrame frame;
+  simulation->download(frame);
+  EXPECT_EQ(simulation->status().instability, Instability::none) << simulation->status().diagnosis();
+  for (const Vec4f& x : frame.position) EXPECT_LE(x.x, 1.0f - 1.0f / 64.0f + 1e-6f);
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys, "overflow = \"clamp\"\n"), 13, "dem.block[0].overflow",
+                         "does not apply to a \"box\" block"));
+  const std::string lattice = kHead + kDemKeys +
+                              "[[dem.block]]\nshape = \"lattice\"\nmin = [0, 0, 0]\ncount = 10\n"
+                              "grain_radius = 0.1\nmass = 1\noverflow = \"clamp\"\n";
+  EXPECT_TRUE(fails_with(lattice, 13, "dem.block[0].overflow", "needs [dem] wall_model = \"reflect\""));
 }
 
 TEST(DemSceneLoader, ParticlesOverrideScalesFilledBlocks) {

@@ -106,6 +106,7 @@ class DemCpuSimulation final : public Simulation {
     if (first_bad >= 0) {
       const std::size_t i = std::size_t(first_bad);
       status_.instability = Instability(first_code);
+      status_.remedy = kDemRemedy;
       status_.bad_step = status_.step;
       status_.bad_particle = id_[i];
       status_.bad_position = xyz(position_[i]);

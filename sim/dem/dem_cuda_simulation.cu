@@ -184,6 +184,7 @@ class DemCudaSimulation final : public Simulation {
     st.bad_position = s.bad_position;
     st.bad_velocity = s.bad_velocity;
     st.bad_acceleration = s.bad_acceleration;
+    if (st.instability != Instability::none) st.remedy = kDemRemedy;
     return st;
   }
 

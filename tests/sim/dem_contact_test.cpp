@@ -16,7 +16,9 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 
 // Two grains of radius 1 cm, 2 cm apart (gap), approaching head-on along x at +-v; no gravity, no walls.
-std::string head_on_scene(const std::string& damping_line, double speed) {
+// `law` gives the normal force law's keys (the linear law with k_n = 1000 N/m unless told).
+std::string head_on_scene(const std::string& damping_line, double speed,
+                          const std::string& law = "stiffness = 1000.0") {
   const std::string v = std::to_string(speed);
   return R"(solver = "dem"
 [domain]
@@ -24,8 +26,8 @@ min = [0.0, 0.0, 0.0]
 max = [0.1, 0.04, 0.04]
 walls = []
 [dem]
-stiffness = 1000.0
-)" + damping_line +
+)" + law +
+         "\n" + damping_line +
          R"(
 gravity = [0.0, 0.0, 0.0]
 collision_time_fraction = 0.002
@@ -92,6 +94,42 @@ TEST(DemContact, RestitutionKeyGivesThatRestitution) {
     const double e = measured_restitution(scene, speed);
     std::printf("restitution asked %.3f, measured %.5f\n", e_wanted, e);
     EXPECT_NEAR(e, e_wanted, 0.01 * e_wanted);
+  }
+}
+
+TEST(DemContact, HertzContactLastsJohnsonsCollisionTime) {
+  // Nearly elastic Hertz contact: its duration is 2.87 (m*^2 / (R* E*^2 v))^(1/5) at impact speed v
+  // (Johnson 1985), and with Tsuji's damping the restitution comes out near the e asked for.
+  const double speed = 0.1;  // each grain: the impact speed is 0.2 m/s
+  const double youngs = 1e7, poisson = 0.3;
+  const double e_star = youngs / (2 * (1 - poisson * poisson));
+  const double mass = 1000.0 * 4.0 / 3.0 * kPi * 1e-6;
+  const std::string law = "normal_model = \"hertz\"\nyoungs_modulus = 1e7\npoisson_ratio = 0.3";
+  for (const double e_wanted : {0.99, 0.5}) {
+    // Steps of t_c / 200 (at the setup's impact-speed estimate) resolve the duration to 0.6 %.
+    std::string text = head_on_scene("restitution = " + std::to_string(e_wanted), speed, law);
+    text.replace(text.find("collision_time_fraction = 0.002"), 31, "collision_time_fraction = 0.005");
+    const Scene scene = parse_scene(text, "hertz.toml");
+    const DemSetup setup = build_dem_setup(scene);
+    auto simulation = make_dem_cpu_simulation(setup);
+    ParticleFrame frame;
+    long contact_steps = 0;
+    const long steps = long(std::ceil((0.02 / (2 * speed) + 0.02) / setup.params.dt));
+    for (long s = 0; s < steps; ++s) {
+      simulation->step();
+      simulation->download(frame);
+      if (std::abs(frame.position[1].x - frame.position[0].x) < 0.02f) ++contact_steps;
+    }
+    const std::size_t left = frame.id[0] == 0 ? 0 : 1, right = 1 - left;
+    const double e = (frame.velocity[right].x - frame.velocity[left].x) / (2 * speed);
+    const double duration = contact_steps * double(setup.params.dt);
+    const double johnson = hertz_collision_time(e_star, 0.005, mass / 2, 2 * speed);
+    std::printf("hertz, e asked %.2f: measured %.4f; contact %.4e s, Johnson (undamped) %.4e s\n", e_wanted,
+                e, duration, johnson);
+    EXPECT_NEAR(e, e_wanted, 0.05 * e_wanted) << "Tsuji's damping gives e within a few per cent";
+    if (e_wanted > 0.9) {
+      EXPECT_NEAR(duration, johnson, 0.02 * johnson);
+    }
   }
 }
 

@@ -92,6 +92,8 @@ __global__ void __launch_bounds__(kBlock)
 __global__ void advance_dem_clock(DemParameters params, DeviceDemState* state) {
   state->max_speed = sqrtf(__uint_as_float(state->max_speed2_bits));
   state->max_speed2_bits = 0u;
+  // The clock stops after the step that went unstable, as the CPU backend's does.
+  if (state->instability != 0 && state->bad_step <= state->step) return;
   state->time_s += params.dt;
   state->step += 1;
 }

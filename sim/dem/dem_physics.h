@@ -77,17 +77,16 @@ SURGE_HD Vec4f grain_acceleration(const DemParameters& p, const GridGeometry& gr
 
   if (p.wall_model == WallModel::contact && p.wall_mask != 0u) {
     // A plane wall is a grain of infinite mass and radius: m* = m_i, R* = r_i.
-    const float low[3] = {p.domain_min.x, p.domain_min.y, p.domain_min.z};
-    const float high[3] = {p.domain_max.x, p.domain_max.y, p.domain_max.z};
-    const float x[3] = {x_i.x, x_i.y, x_i.z};
-    for (int axis = 0; axis < 3; ++axis) {
-      const Vec3f unit{axis == 0 ? 1.0f : 0.0f, axis == 1 ? 1.0f : 0.0f, axis == 2 ? 1.0f : 0.0f};
-      const float to_low = x[axis] - low[axis], to_high = high[axis] - x[axis];
-      if ((p.wall_mask >> (2 * axis)) & 1u && to_low < r_i && to_low > 0.0f)
+    const auto wall_pair = [&](float x, float low, float high, unsigned face_bits, Vec3f unit) {
+      const float to_low = x - low, to_high = high - x;
+      if ((face_bits & 1u) && to_low < r_i && to_low > 0.0f)
         add_contact_force(p, to_low * unit, to_low, r_i - to_low, v_i, m_i, r_i, force, normal_sum);
-      if ((p.wall_mask >> (2 * axis + 1)) & 1u && to_high < r_i && to_high > 0.0f)
+      if ((face_bits & 2u) && to_high < r_i && to_high > 0.0f)
         add_contact_force(p, -to_high * unit, to_high, r_i - to_high, v_i, m_i, r_i, force, normal_sum);
-    }
+    };
+    wall_pair(x_i.x, p.domain_min.x, p.domain_max.x, p.wall_mask, Vec3f{1.0f, 0.0f, 0.0f});
+    wall_pair(x_i.y, p.domain_min.y, p.domain_max.y, p.wall_mask >> 2, Vec3f{0.0f, 1.0f, 0.0f});
+    wall_pair(x_i.z, p.domain_min.z, p.domain_max.z, p.wall_mask >> 4, Vec3f{0.0f, 0.0f, 1.0f});
   }
 
   const float inv_m = 1.0f / m_i;
@@ -106,20 +105,19 @@ SURGE_HD void integrate_grain(const DemParameters& p, Vec4f a, Vec4f& x, Vec4f& 
   x.z += dt * v.z;
   if (p.wall_model != WallModel::reflect) return;
   const float r = x.w;
-  float* position[3] = {&x.x, &x.y, &x.z};
-  float* speed[3] = {&v.x, &v.y, &v.z};
-  const float low[3] = {p.domain_min.x, p.domain_min.y, p.domain_min.z};
-  const float high[3] = {p.domain_max.x, p.domain_max.y, p.domain_max.z};
-  for (int axis = 0; axis < 3; ++axis) {
-    if ((p.wall_mask >> (2 * axis)) & 1u && *position[axis] < low[axis] + r) {
-      *position[axis] = low[axis] + r;
-      if (*speed[axis] < 0.0f) *speed[axis] *= -p.wall_restitution;
+  const auto reflect = [&](float& position, float& speed, float low, float high, unsigned face_bits) {
+    if ((face_bits & 1u) && position < low + r) {
+      position = low + r;
+      if (speed < 0.0f) speed *= -p.wall_restitution;
     }
-    if ((p.wall_mask >> (2 * axis + 1)) & 1u && *position[axis] > high[axis] - r) {
-      *position[axis] = high[axis] - r;
-      if (*speed[axis] > 0.0f) *speed[axis] *= -p.wall_restitution;
+    if ((face_bits & 2u) && position > high - r) {
+      position = high - r;
+      if (speed > 0.0f) speed *= -p.wall_restitution;
     }
-  }
+  };
+  reflect(x.x, v.x, p.domain_min.x, p.domain_max.x, p.wall_mask);
+  reflect(x.y, v.y, p.domain_min.y, p.domain_max.y, p.wall_mask >> 2);
+  reflect(x.z, v.z, p.domain_min.z, p.domain_max.z, p.wall_mask >> 4);
 }
 
 // 0 when the grain is fine; 1 (Instability::nan_value) for a non-finite state; 2 (left_domain) when its

@@ -297,14 +297,6 @@ class TableReader {
     return value;
   }
 
-  std::optional<bool> boolean(std::string_view key) const {
-    const toml::node* node = table_.get(key);
-    if (!node) return std::nullopt;
-    const std::optional<bool> value = node->value_exact<bool>();
-    if (!value) fail(key, "expected true or false, got " + describe_type(*node));
-    return value;
-  }
-
   std::optional<std::string> choice(std::string_view key, std::span<const std::string_view> accepted) const {
     const std::optional<std::string> value = string(key);
     if (value && std::find(accepted.begin(), accepted.end(), *value) == accepted.end()) {

@@ -539,6 +539,7 @@ TEST_F(Cli, BenchHelpListsTheLessonSwitches) {
        {"--modes", "--no-reorder", "--force-pass", "--index-build", "--skin", "--plot"}) {
     EXPECT_TRUE(contains(r.out, option)) << option;
   }
+}
 
 // ---- granular scenes (solver = "dem") through the same commands
 

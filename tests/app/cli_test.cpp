@@ -597,6 +597,11 @@ TEST_F(Cli, GranularSceneErrorsAndInstabilityAreReported) {
   EXPECT_EQ(unstable.exit_code, 3) << unstable.out << unstable.err;
   EXPECT_TRUE(contains(unstable.err, "left the domain")) << unstable.err;
   EXPECT_TRUE(contains(unstable.err, "[dem] collision_time_fraction")) << unstable.err;
+  // A fluid solver has nothing to simulate in a granular scene.
+  write("grains.toml", kTinyGranular);
+  const Result fluid = surge({"run", "grains.toml", "--backend", "cpu", "--solver", "wcsph", "--steps", "1"});
+  EXPECT_EQ(fluid.exit_code, 2);
+  EXPECT_TRUE(contains(fluid.err, "is a granular scene")) << fluid.err;
 }
 
 }  // namespace

@@ -155,7 +155,8 @@ TEST(DemSceneLoader, SolverTablesDoNotMix) {
   EXPECT_TRUE(fails_with("solver = \"dem\"\n[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\nwall_layers = 2\n" +
                              std::string("[dem]\n") + kDemKeys + kBlock,
                          5, "domain.wall_layers", "does not apply to solver \"dem\""));
-  EXPECT_TRUE(fails_with("solver = \"grains\"\n", 1, "solver", "expected one of \"wcsph\", \"dem\""));
+  EXPECT_TRUE(fails_with("solver = \"grains\"\n", 1, "solver",
+                         "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"dem\""));
 }
 
 TEST(DemSceneLoader, ContactLawKeysAreChecked) {

@@ -61,9 +61,9 @@ __global__ void __launch_bounds__(kBlock)
 
 __global__ void __launch_bounds__(kBlock)
     integrate_grains_kernel(DemParameters params, const Vec4f* __restrict__ acceleration,
-                     const std::uint32_t* __restrict__ id, std::uint32_t n,
-                     Vec4f* __restrict__ position /* in, out */, Vec4f* __restrict__ velocity /* in, out */,
-                     DeviceDemState* state /* in, out */) {
+                            const std::uint32_t* __restrict__ id, std::uint32_t n,
+                            Vec4f* __restrict__ position /* in, out */,
+                            Vec4f* __restrict__ velocity /* in, out */, DeviceDemState* state /* in, out */) {
   __shared__ unsigned int block_max_speed2;
   if (threadIdx.x == 0) block_max_speed2 = 0u;
   __syncthreads();

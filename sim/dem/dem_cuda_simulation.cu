@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "sim/backend/gpu_info.h"
-// StageEvents, kBlock and blocks_for: shared by the GPU backends.
+// gather_particles, StageEvents, kBlock and blocks_for: shared by the GPU backends.
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"
@@ -35,20 +35,6 @@ struct DeviceDemState {
   long long bad_step;
   Vec3f bad_position, bad_velocity, bad_acceleration;
 };
-
-__global__ void gather_grains(const std::uint32_t* __restrict__ order, std::uint32_t n,
-                              const Vec4f* __restrict__ position, const Vec4f* __restrict__ velocity,
-                              const std::uint32_t* __restrict__ id,
-                              Vec4f* __restrict__ sorted_position /* out */,
-                              Vec4f* __restrict__ sorted_velocity /* out */,
-                              std::uint32_t* __restrict__ sorted_id /* out */) {
-  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= n) return;
-  const std::uint32_t from = order[k];
-  sorted_position[k] = position[from];
-  sorted_velocity[k] = velocity[from];
-  sorted_id[k] = id[from];
-}
 
 __global__ void __launch_bounds__(kBlock)
     contact_kernel(DemParameters params, GridGeometry grid, CellIndexView grains,
@@ -142,10 +128,10 @@ class DemCudaSimulation final : public Simulation {
     if (events_.full()) events_.collect(times_);
     events_.mark(0, stream_);
     index_.build(grid_, position_.data(), n_, index_build_, stream_);
-    gather_grains<<<blocks_for(n_), kBlock, 0, stream_>>>(
+    gather_particles<<<blocks_for(n_), kBlock, 0, stream_>>>(
         index_.d_sorted_order(), n_, position_.data(), velocity_.data(), id_.data(), sorted_position_.data(),
         sorted_velocity_.data(), sorted_id_.data());
-    SURGE_CUDA_CHECK_LAUNCH("gather_grains");
+    SURGE_CUDA_CHECK_LAUNCH("gather_particles");
     position_.swap(sorted_position_);
     velocity_.swap(sorted_velocity_);
     id_.swap(sorted_id_);

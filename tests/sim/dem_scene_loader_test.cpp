@@ -147,7 +147,7 @@ TEST(DemSceneLoader, SolverTablesDoNotMix) {
                          "does not apply to solver \"dem\""));
   EXPECT_TRUE(fails_with(
       "[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\n[resolution]\nspacing = 0.1\n[dem]\nstiffness = 1.0\n", 6,
-      "dem", "belongs to solver = \"dem\""));
+      "dem", "applies to solver = \"dem\" only"));
   EXPECT_TRUE(fails_with("solver = \"dem\"\n[domain]\nmin = [0, 0, 0]\nmax = [1, 1, 1]\n", 0, "dem",
                          "required table [dem] is missing"));
   EXPECT_TRUE(fails_with(scene_text(kDemKeys, "", "[time]\ncfl = 0.3\n"), 14, "time.cfl",
@@ -156,7 +156,7 @@ TEST(DemSceneLoader, SolverTablesDoNotMix) {
                              std::string("[dem]\n") + kDemKeys + kBlock,
                          5, "domain.wall_layers", "does not apply to solver \"dem\""));
   EXPECT_TRUE(fails_with("solver = \"grains\"\n", 1, "solver",
-                         "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"dem\""));
+                         "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"nbody\", \"dem\""));
 }
 
 TEST(DemSceneLoader, ContactLawKeysAreChecked) {

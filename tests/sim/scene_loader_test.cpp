@@ -61,6 +61,7 @@ TEST(SceneFiles, EveryFileLoadsWithSaneValues) {
   int files = 0, fluid_files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kScenes)) {
     if (entry.path().extension() != ".toml") continue;
+    ++files;
     SCOPED_TRACE(entry.path().string());
     const Scene scene = load_scene(entry.path());
     EXPECT_EQ(scene.name, entry.path().stem().string());
@@ -378,8 +379,9 @@ kernel = "gaussian"
 }
 
 TEST(SceneErrors, UnknownSolverListsTheAccepted) {
-  EXPECT_TRUE(fails_with("solver = \"pcisph\"\n" + kMinimal, 1, "solver",
-                         "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"nbody\", \"dem\", got \"pcisph\""));
+  EXPECT_TRUE(
+      fails_with("solver = \"pcisph\"\n" + kMinimal, 1, "solver",
+                 "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"nbody\", \"dem\", got \"pcisph\""));
 }
 
 TEST(SceneErrors, SpacingMustBeBelowTheSmallestExtent) {

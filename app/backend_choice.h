@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/exit_codes.h"
 #include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
@@ -27,8 +28,13 @@ struct BackendChoice {
 inline const std::vector<std::string> kSolverNames = {"wcsph", "dfsph", "pbf"};
 
 // --solver replaces the scene's solver; the scene's settings for that solver ([dfsph], [pbf]) still apply.
+// The fluid solvers read the same tables; a granular scene (solver = "dem") has none of them.
 inline void apply_solver_override(Scene& scene, const std::string& solver) {
-  if (!solver.empty()) scene.solver = solver;
+  if (solver.empty()) return;
+  if (scene.solver == "dem" && solver != "dem")
+    throw InputError("--solver " + solver + ": " + scene.path.string() +
+                     " is a granular scene (solver = \"dem\"); it has no fluid for a fluid solver");
+  scene.solver = solver;
 }
 
 // "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.

@@ -49,6 +49,9 @@ struct StepStatus {
   Vec3f bad_position{};
   Vec3f bad_velocity{};
   Vec3f bad_acceleration{};
+  // What to change in the scene, for solvers whose remedy is not the fluid solver's ([time] cfl, walls,
+  // speed of sound); empty for those.
+  std::string remedy;
   // A sentence naming step, particle and quantity; empty when stable.
   std::string diagnosis() const;
 };

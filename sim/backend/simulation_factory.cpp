@@ -4,6 +4,7 @@
 
 #include "sim/backend/hybrid_simulation.h"
 #include "sim/backend/incompressible_simulation.h"
+#include "sim/dem/dem_simulation.h"
 #include "sim/nbody/nbody_simulation.h"
 #include "sim/sph/sph_setup.h"
 
@@ -29,6 +30,11 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
   if (scene.solver == "nbody") {
     const NbodySetup setup = build_nbody_setup(scene, options.particles_override);
     return device == Device::gpu ? make_cuda_nbody_simulation(setup) : make_cpu_nbody_simulation(setup);
+  }
+  if (scene.solver == "dem") {
+    const DemSetup setup = build_dem_setup(scene, options.particles_override);
+    return device == Device::gpu ? make_dem_cuda_simulation(setup, options.index_build)
+                                 : make_dem_cpu_simulation(setup);
   }
   // The loader accepts only solvers listed here; reaching this is a bug, not bad input.
   throw std::logic_error("make_simulation: no backend for solver '" + scene.solver + "'");

@@ -19,6 +19,12 @@ std::string StepStatus::diagnosis() const {
   const std::string state = " (position " + format_vector(bad_position, "m") + ", velocity " +
                             format_vector(bad_velocity, "m/s") + ", acceleration " +
                             format_vector(bad_acceleration, "m/s^2") + ")";
+  if (!remedy.empty()) {
+    const char* what = instability == Instability::nan_value     ? " has a non-finite position or velocity"
+                       : instability == Instability::left_domain ? " left the domain"
+                                                                 : " stopped the run";
+    return where + what + state + ": " + remedy;
+  }
   switch (instability) {
     case Instability::nan_value:
       return where + " has a non-finite position or velocity" + state +

@@ -11,6 +11,7 @@
 
 #include "sim/core/vec.h"
 #include "sim/nbody/nbody_scene.h"
+#include "sim/scene/dem_scene.h"
 #include "sim/sph/kernels.h"
 #include "sim/sph/solver_parameters.h"
 
@@ -73,6 +74,10 @@ struct Scene {
   // error.
   DfsphParameters dfsph;
   PbfParameters pbf;
+
+  // [dem] and [[dem.block]]: the granular solver's contact law and grains (solver = "dem"); its gravity
+  // is `gravity` above, read from [dem].
+  DemScene dem;
 
   // [time]
   float end_time = 1.0f;  // simulated time of a run [s]

@@ -400,7 +400,7 @@ std::vector<std::string_view> keys_of(std::span<const NumberKey> numbers,
   return keys;
 }
 
-constexpr std::array<std::string_view, 4> kSolvers = {"wcsph", "dfsph", "pbf", "nbody"};
+constexpr std::array<std::string_view, 5> kSolvers = {"wcsph", "dfsph", "pbf", "nbody", "dem"};
 constexpr std::array<std::string_view, 2> kKernels = {"cubic_spline", "wendland_c2"};
 constexpr std::array<std::string_view, 2> kShapes = {"box", "sphere"};
 constexpr std::array<std::string_view, 2> kFormats = {"vtk", "ply"};
@@ -449,6 +449,11 @@ void read_domain(const TableReader& domain, Scene& scene) {
       scene.walls[static_cast<std::size_t>(std::find(kFaces.begin(), kFaces.end(), wall) - kFaces.begin())] =
           true;
     }
+  }
+  if (scene.solver == "dem" && domain.has("wall_layers")) {
+    domain.fail("wall_layers",
+                "does not apply to solver \"dem\" (its walls are the planes of the domain "
+                "faces; build thicker walls from fixed grains, [[dem.block]] fixed = true)");
   }
   if (auto layers = domain.integer("wall_layers", kWallLayers)) scene.wall_layers = static_cast<int>(*layers);
 }
@@ -571,11 +576,229 @@ void read_fluid(const TableReader& fluid, Scene& scene) {
   }
 }
 
+// ---- [dem] and [[dem.block]]: the granular solver
+
+struct DemNumberKey {
+  std::string_view key;
+  float DemScene::*member;
+  std::string_view unit;  // empty for dimensionless
+  Range range;
+};
+
+constexpr std::array kDemNumbers = {
+    DemNumberKey{"stiffness", &DemScene::stiffness, "N/m", Range::above(0)},
+    DemNumberKey{"youngs_modulus", &DemScene::youngs_modulus, "Pa", Range::above(0)},
+    DemNumberKey{"poisson_ratio", &DemScene::poisson_ratio, "", Range{0, 0.5, false, true}},
+    DemNumberKey{"restitution", &DemScene::restitution, "", Range::left_open(0, 1)},
+    DemNumberKey{"normal_damping", &DemScene::normal_damping, "N s/m", Range::at_least(0)},
+    DemNumberKey{"friction", &DemScene::friction, "", Range::closed(0, 10)},
+    DemNumberKey{"tangential_damping", &DemScene::tangential_damping, "N s/m", Range::at_least(0)},
+    DemNumberKey{"cohesion", &DemScene::cohesion, "N/m", Range::at_least(0)},
+    DemNumberKey{"wall_restitution", &DemScene::wall_restitution, "", Range::closed(0, 1)},
+    DemNumberKey{"time_step", &DemScene::time_step, "s", Range::above(0)},
+    DemNumberKey{"collision_time_fraction", &DemScene::collision_time_fraction, "", Range::left_open(0, 0.5)},
+};
+constexpr std::array<std::string_view, 2> kNormalModels = {"linear", "hertz"};
+constexpr std::array<std::string_view, 2> kFrictionModels = {"coulomb", "viscous"};
+constexpr std::array<std::string_view, 2> kWallModels = {"contact", "reflect"};
+constexpr std::array<std::string_view, 3> kGrainShapes = {"box", "sphere", "lattice"};
+constexpr std::array<std::string_view, 2> kOverflows = {"shrink", "clamp"};
+constexpr IntegerRange kGrainCount{1, 2'000'000'000};
+
+// A key that only one choice of a model takes, given with another: an error, not a value ignored.
+void reject_for(const TableReader& table, std::string_view key, const std::string& why) {
+  if (table.has(key)) table.fail(key, "does not apply " + why);
+}
+
+void check_grains_inside_domain(const TableReader& table, const GrainBlock& block, const Scene& scene) {
+  const Vec3f extent = scene.domain_max - scene.domain_min;
+  const double tolerance = 1e-6 * std::max({extent.x, extent.y, extent.z});
+  for (int axis = 0; axis < 3; ++axis) {
+    double low = component(block.min, axis), high = component(block.max, axis);
+    if (block.shape == GrainBlock::Shape::sphere) {
+      low = double(component(block.center, axis)) - block.radius;
+      high = double(component(block.center, axis)) + block.radius;
+    } else if (block.shape == GrainBlock::Shape::lattice) {
+      high = low;  // the lattice's far side depends on the grain count; build_dem_setup checks it
+    }
+    const float domain_low = component(scene.domain_min, axis);
+    const float domain_high = component(scene.domain_max, axis);
+    if (low < domain_low - tolerance || high > domain_high + tolerance) {
+      table.fail_table(std::string("block is not inside the domain: its ") + kAxisNames[axis] + " extent [" +
+                       format_derived(low) + ", " + format_derived(high) + "] m leaves the domain's [" +
+                       format_number(domain_low) + ", " + format_number(domain_high) + "] m");
+    }
+  }
+}
+
+GrainBlock read_grain_block(const TableReader& table, const Scene& scene) {
+  static constexpr std::array<std::string_view, 14> kKeys = {
+      "shape",   "min",  "max",    "center",   "radius", "count",   "grain_radius", "grain_radius_max",
+      "density", "mass", "jitter", "velocity", "fixed",  "overflow"};
+  table.reject_unknown_keys(kKeys);
+  GrainBlock block;
+  block.line = table.table_line();
+  const std::string shape =
+      table.required(table.choice("shape", kGrainShapes), "shape", "\"box\", \"sphere\" or \"lattice\"");
+  block.shape = shape == "sphere"    ? GrainBlock::Shape::sphere
+                : shape == "lattice" ? GrainBlock::Shape::lattice
+                                     : GrainBlock::Shape::box;
+  const std::string takes = block.shape == GrainBlock::Shape::box      ? "min, max"
+                            : block.shape == GrainBlock::Shape::sphere ? "center, radius"
+                                                                       : "min, count, overflow";
+  for (std::string_view key : {"min", "max", "center", "radius", "count", "overflow"}) {
+    if (takes.find(key) == std::string::npos)
+      reject_for(table, key, "to a \"" + shape + "\" block (it takes " + takes + ")");
+  }
+  if (block.shape != GrainBlock::Shape::sphere) {
+    block.min = table.required(table.vec3("min", "m"), "min", "an array of 3 numbers [m]");
+  }
+  if (block.shape == GrainBlock::Shape::box) {
+    block.max = table.required(table.vec3("max", "m"), "max", "an array of 3 numbers [m]");
+    for (int axis = 0; axis < 3; ++axis) {
+      if (!(component(block.max, axis) > component(block.min, axis))) {
+        table.fail("max", std::string("expected each component greater than min's, got ") + kAxisNames[axis] +
+                              ": max " + format_number(component(block.max, axis)) + " <= min " +
+                              format_number(component(block.min, axis)));
+      }
+    }
+  } else if (block.shape == GrainBlock::Shape::sphere) {
+    block.center = table.required(table.vec3("center", "m"), "center", "an array of 3 numbers [m]");
+    block.radius = table.required(table.number("radius", "m", Range::above(0)), "radius", "a number > 0 [m]");
+  } else {
+    block.count = table.required(table.integer("count", kGrainCount), "count", "an integer >= 1");
+  }
+
+  block.grain_radius =
+      table.required(table.number("grain_radius", "m", Range::above(0)), "grain_radius", "a number > 0 [m]");
+  block.grain_radius_max = block.grain_radius;
+  if (auto largest = table.number("grain_radius_max", "m", Range::above(0))) {
+    if (*largest < block.grain_radius) {
+      table.fail("grain_radius_max", "expected a radius >= grain_radius " +
+                                         format_number(block.grain_radius) + " [m], got " +
+                                         format_number(*largest));
+    }
+    block.grain_radius_max = *largest;
+  }
+  if (auto fixed = table.boolean("fixed")) block.fixed = *fixed;
+  if (block.fixed) {
+    for (std::string_view key : {"density", "mass", "velocity"})
+      reject_for(table, key, "to fixed grains (they do not move: infinite mass, zero velocity)");
+  } else {
+    if (table.has("density") && table.has("mass")) {
+      const bool mass_later = table.line_of("mass") > table.line_of("density");
+      table.fail(mass_later ? "mass" : "density", "give exactly one of 'density' [kg/m^3] and 'mass' [kg]");
+    }
+    if (auto density = table.number("density", "kg/m^3", Range::above(0))) block.density = *density;
+    if (auto mass = table.number("mass", "kg", Range::above(0))) block.mass = *mass;
+    if (block.density == 0.0f && block.mass == 0.0f) {
+      table.fail_table("needs one of 'density' [kg/m^3] and 'mass' [kg] (per grain), found neither");
+    }
+    if (auto velocity = table.vec3("velocity", "m/s")) block.velocity = *velocity;
+  }
+  if (auto jitter = table.number("jitter", "", Range::closed(0, 0.5))) block.jitter = *jitter;
+  if (auto overflow = table.choice("overflow", kOverflows)) {
+    block.clamp_overflow = *overflow == "clamp";
+    if (block.clamp_overflow && scene.dem.wall_model != WallModel::reflect) {
+      table.fail("overflow",
+                 "\"clamp\" needs [dem] wall_model = \"reflect\" (the walls clamp the grains that "
+                 "start outside the domain into it)");
+    }
+  }
+  if (block.shape == GrainBlock::Shape::lattice) {
+    for (int axis = 0; axis < 3; ++axis) {
+      if (component(block.min, axis) + block.grain_radius_max > component(scene.domain_max, axis)) {
+        table.fail("min",
+                   std::string("a lattice starting here does not fit one grain inside the domain along ") +
+                       kAxisNames[axis]);
+      }
+    }
+  }
+  check_grains_inside_domain(table, block, scene);
+  return block;
+}
+
+void read_dem(const TableReader& dem, Scene& scene) {
+  std::vector<std::string_view> keys = {"normal_model", "friction_model", "wall_model", "gravity", "block"};
+  for (const DemNumberKey& number : kDemNumbers) keys.push_back(number.key);
+  dem.reject_unknown_keys(keys);
+  DemScene& d = scene.dem;
+  for (const DemNumberKey& key : kDemNumbers) {
+    if (auto value = dem.number(key.key, key.unit, key.range)) d.*key.member = *value;
+  }
+
+  if (auto model = dem.choice("normal_model", kNormalModels))
+    d.normal_model = *model == "hertz" ? NormalModel::hertz : NormalModel::linear;
+  if (d.normal_model == NormalModel::linear) {
+    for (std::string_view key : {"youngs_modulus", "poisson_ratio"})
+      reject_for(dem, key, "to normal_model \"linear\" (it takes stiffness [N/m])");
+    dem.required(dem.number("stiffness", "N/m", Range::above(0)), "stiffness",
+                 "a number > 0 [N/m], the spring constant k_n of the linear law");
+  } else {
+    reject_for(dem, "stiffness", "to normal_model \"hertz\" (it takes youngs_modulus [Pa], poisson_ratio)");
+    dem.required(dem.number("youngs_modulus", "Pa", Range::above(0)), "youngs_modulus",
+                 "a number > 0 [Pa], the grains' Young's modulus E");
+  }
+  if (dem.has("restitution") && dem.has("normal_damping")) {
+    const bool damping_later = dem.line_of("normal_damping") > dem.line_of("restitution");
+    dem.fail(damping_later ? "normal_damping" : "restitution",
+             "give at most one of 'restitution' and 'normal_damping' [N s/m]: each sets the normal damping");
+  }
+
+  if (auto model = dem.choice("friction_model", kFrictionModels))
+    d.friction_model = *model == "viscous" ? FrictionModel::viscous : FrictionModel::coulomb;
+  if (d.friction_model == FrictionModel::viscous) {
+    reject_for(dem, "friction", "to friction_model \"viscous\" (it has no Coulomb limit)");
+    dem.required(dem.number("tangential_damping", "N s/m", Range::above(0)), "tangential_damping",
+                 "a number > 0 [N s/m]: the viscous model's shear coefficient gamma_t");
+  }
+
+  if (auto model = dem.choice("wall_model", kWallModels))
+    d.wall_model = *model == "reflect" ? WallModel::reflect : WallModel::contact;
+  if (d.wall_model == WallModel::contact)
+    reject_for(dem, "wall_restitution", "to wall_model \"contact\" (its walls use the grains' contact law)");
+
+  if (dem.has("time_step") && dem.has("collision_time_fraction")) {
+    const bool fraction_later = dem.line_of("collision_time_fraction") > dem.line_of("time_step");
+    dem.fail(fraction_later ? "collision_time_fraction" : "time_step",
+             "give at most one of 'time_step' [s] and 'collision_time_fraction'");
+  }
+  if (auto gravity = dem.vec3("gravity", "m/s^2", Range::closed(-1000, 1000))) scene.gravity = *gravity;
+
+  const toml::node* blocks = dem.get("block");
+  if (!blocks) dem.fail("block", "at least one [[dem.block]] is required (the grains to simulate)");
+  if (!blocks->is_array_of_tables()) {
+    dem.fail("block", "expected one or more [[dem.block]] tables, got " + describe_type(*blocks));
+  }
+  const toml::array& array = *blocks->as_array();
+  bool any_moving = false;
+  for (std::size_t i = 0; i < array.size(); ++i) {
+    const toml::node& block = *array.get(i);
+    const std::string prefix = "dem.block[" + std::to_string(i) + "]";
+    const int line = static_cast<int>(block.source().begin.line);
+    scene.key_lines[prefix] = line;
+    d.blocks.push_back(
+        read_grain_block(TableReader(*block.as_table(), prefix + ".", line, dem.file(), scene), scene));
+    any_moving = any_moving || !d.blocks.back().fixed;
+  }
+  if (!any_moving)
+    dem.fail("block", "every [[dem.block]] is fixed: expected at least one block of moving grains");
+}
+
 void read_time(const TableReader& time, Scene& scene) {
   time.reject_unknown_keys(keys_of(kTimeNumbers, {}));
   if (scene.solver == "nbody") {
     for (std::string_view key : {"cfl", "dt_max", "dt_min"})
       if (time.has(key)) time.fail(key, "does not apply to solver \"nbody\" (its fixed step is nbody.dt)");
+  }
+  if (scene.solver == "dem") {
+    for (std::string_view key : {"cfl", "dt_max", "dt_min"}) {
+      if (time.has(key)) {
+        time.fail(key,
+                  "does not apply to solver \"dem\" (its time step is fixed: [dem] time_step, or "
+                  "collision_time_fraction x the contact's collision time)");
+      }
+    }
   }
   read_numbers(time, kTimeNumbers);
   if (!(scene.dt_min < scene.dt_max)) {
@@ -808,16 +1031,28 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   Scene scene;
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
-  static constexpr std::array<std::string_view, 10> kTopKeys = {
-      "name", "solver", "domain", "resolution", "fluid", "nbody", "time", "output", "dfsph", "pbf"};
+  static constexpr std::array<std::string_view, 11> kTopKeys = {
+      "name", "solver", "domain", "resolution", "fluid", "nbody", "time", "output", "dfsph", "pbf", "dem"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
+  // Each solver has its own tables; one of another solver's is a mistake, not something to ignore.
+  if (top.has("dem") && scene.solver != "dem")
+    top.fail("dem", "applies to solver = \"dem\" only (this scene's solver is \"" + scene.solver + "\")");
   if (scene.solver == "nbody") {
     // Bodies fly free: no tank, no lattice, no fluid.
     for (std::string_view key : {"domain", "resolution", "fluid"})
       if (top.has(key))
         top.fail(key, "does not apply to solver \"nbody\" (bodies are placed by [[nbody.system]])");
     read_nbody(top.table("nbody", true), scene);
+  } else if (scene.solver == "dem") {
+    // Grains fill [[dem.block]] tables, sized by their grain_radius: no lattice spacing, no fluid.
+    for (std::string_view key : {"nbody", "resolution", "fluid"})
+      if (top.has(key))
+        top.fail(key,
+                 "does not apply to solver \"dem\" (grains are [[dem.block]] tables; their size is "
+                 "grain_radius)");
+    read_domain(top.table("domain", true), scene);
+    read_dem(top.table("dem", true), scene);
   } else {
     if (top.has("nbody"))
       top.fail("nbody",

@@ -652,6 +652,69 @@ TEST_F(Cli, BenchHelpListsTheLessonSwitches) {
   }
 }
 
+// ---- granular scenes (solver = "dem") through the same commands
+
+const std::string kTinyGranular = R"(name = "grains"
+solver = "dem"
+
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.1, 0.1, 0.1]
+
+[dem]
+stiffness = 1000.0
+restitution = 0.5
+friction = 0.5
+
+[[dem.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.1, 0.1, 0.05]
+grain_radius = 0.005
+density = 2500.0
+jitter = 0.1
+
+[time]
+end = 0.01
+)";
+
+TEST_F(Cli, GranularSceneRunsExportsAndBenches) {
+  write("grains.toml", kTinyGranular);
+  const Result run = surge({"run", "grains.toml", "--backend", "cpu", "--steps", "20", "--export", "vtk",
+                            "--every", "10", "--out", "frames"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.out, "steps             20"));
+  EXPECT_TRUE(fs::exists(dir_ / "frames" / "grains_000002.vtp"));
+  const Result bench = surge({"bench", "grains.toml", "--backend", "cpu", "--particles", "500,1000",
+                              "--steps", "3", "--warmup", "1", "--json", "b.json"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  const std::string json = read_file(dir_ / "b.json");
+  EXPECT_TRUE(contains(json, "\"normal_model\"")) << "the DEM parameters are recorded";
+  EXPECT_TRUE(contains(json, "\"time_step_s\""));
+}
+
+TEST_F(Cli, GranularSceneErrorsAndInstabilityAreReported) {
+  write("bad.toml", replace_line(kTinyGranular, "stiffness = 1000.0", "stiffness = -5"));
+  const Result bad = surge({"run", "bad.toml", "--backend", "cpu"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "bad.toml:9: key 'dem.stiffness': expected a number > 0 [N/m], got -5"))
+      << bad.err;
+  // An open bottom and grains thrown down: they leave the domain.
+  std::string falling =
+      replace_line(kTinyGranular, "max = [0.1, 0.1, 0.1]", "max = [0.1, 0.1, 0.1]\nwalls = []");
+  falling = replace_line(falling, "jitter = 0.1", "jitter = 0.1\nvelocity = [0.0, 0.0, -5.0]");
+  write("falling.toml", falling);
+  const Result unstable = surge({"run", "falling.toml", "--backend", "cpu", "--steps", "2000"});
+  EXPECT_EQ(unstable.exit_code, 3) << unstable.out << unstable.err;
+  EXPECT_TRUE(contains(unstable.err, "left the domain")) << unstable.err;
+  EXPECT_TRUE(contains(unstable.err, "[dem] collision_time_fraction")) << unstable.err;
+  // A fluid solver has nothing to simulate in a granular scene.
+  write("grains.toml", kTinyGranular);
+  const Result fluid = surge({"run", "grains.toml", "--backend", "cpu", "--solver", "wcsph", "--steps", "1"});
+  EXPECT_EQ(fluid.exit_code, 2);
+  EXPECT_TRUE(contains(fluid.err, "is a granular scene")) << fluid.err;
+}
+
 }  // namespace
 
 // ---- Gravity (solver = "nbody")

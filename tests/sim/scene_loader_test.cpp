@@ -379,8 +379,9 @@ kernel = "gaussian"
 }
 
 TEST(SceneErrors, UnknownSolverListsTheAccepted) {
-  EXPECT_TRUE(fails_with("solver = \"pcisph\"\n" + kMinimal, 1, "solver",
-                         "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"nbody\", got \"pcisph\""));
+  EXPECT_TRUE(
+      fails_with("solver = \"pcisph\"\n" + kMinimal, 1, "solver",
+                 "expected one of \"wcsph\", \"dfsph\", \"pbf\", \"nbody\", \"dem\", got \"pcisph\""));
 }
 
 TEST(SceneErrors, SpacingMustBeBelowTheSmallestExtent) {

@@ -1,0 +1,16 @@
+// Built instead of dem_cuda_simulation.cu when nvcc is absent: the GPU backend reports why it is missing.
+#include <stdexcept>
+
+#include "sim/dem/dem_simulation.h"
+
+namespace surge {
+
+std::size_t device_bytes_per_grain() {
+  return 0;
+}
+
+std::unique_ptr<Simulation> make_dem_cuda_simulation(const DemSetup&, IndexBuild) {
+  throw std::runtime_error("this build of Surge has no CUDA backend (configured without nvcc)");
+}
+
+}  // namespace surge

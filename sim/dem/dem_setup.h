@@ -1,0 +1,46 @@
+// Everything a backend needs to start a granular (DEM) run: the contact law and time step, the grid, the
+// moving grains and the fixed ones. build_dem_setup() makes it from a Scene whose solver is "dem".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/particle_frame.h"
+#include "sim/core/vec.h"
+#include "sim/dem/dem_parameters.h"
+#include "sim/index/grid_geometry.h"
+
+namespace surge {
+
+struct DemSetup {
+  DemParameters params;
+  GridGeometry grid;  // cells of one largest grain diameter over the domain box
+  // Moving grains: position w = grain radius [m], velocity w = grain mass [kg]; id = creation index;
+  // density = the grain's material density m / (4/3 pi r^3) [kg/m^3]; pressure = 0 until the first step.
+  ParticleFrame grains;
+  std::vector<Vec4f> fixed;                     // fixed grains, sorted by cell; w = grain radius [m]
+  std::vector<std::uint32_t> fixed_cell_start;  // cell index of `fixed` (cell_count + 1 entries)
+};
+
+struct Scene;
+// Places the grains of a scene and chooses the time step. particles_override > 0 asks for about that many
+// moving grains (docs/scenes.md, "--particles with solver dem"). Throws SceneError for a scene that yields
+// no grains, a lattice that leaves the domain or a time step the integrator cannot take.
+DemSetup build_dem_setup(const Scene& scene, long particles_override = 0);
+
+struct NamedValue;
+// The parameters as a benchmark records them, units in the names.
+std::vector<NamedValue> describe_parameters(const DemParameters& parameters);
+
+// Duration of a head-on contact of the linear law without damping, pi sqrt(m* / k_n) [s]: the damped
+// contact lasts longer (pi / omega_d), so a step chosen from this one is on the safe side.
+double linear_collision_time(double stiffness, double m_eff);
+// Duration of a Hertz contact at impact speed v (Johnson 1985, eq. 11.24):
+// t_c = 2.87 (m*^2 / (R* E*^2 v))^(1/5) [s].
+double hertz_collision_time(double effective_modulus, double r_eff, double m_eff, double impact_speed);
+
+// Bytes of device memory per moving grain and per fixed grain, for "how many fit" messages.
+std::size_t device_bytes_per_grain();
+
+}  // namespace surge

@@ -29,7 +29,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --f
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DGTest_DIR=$PWD/.deps/root/usr/lib/x86_64-linux-gnu/cmake/GTest > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
 grep -E "^-- Surge:" /tmp/configure.log  # renderer ON is needed for the interop tests and bench --render
-cmake --build build-gpu -j16 > /tmp/build.log 2>&1 || { grep -E "error" -A5 /tmp/build.log | head -40; exit 1; }
+cmake --build build-gpu -j16 > /tmp/build.log 2>&1 || { grep -iE "error|FAILED" -A5 /tmp/build.log | head -40; tail -15 /tmp/build.log; exit 1; }
 echo "== ctest -L gpu"
 ctest --test-dir build-gpu -L gpu --output-on-failure -V 2>&1 | grep -vE "^[0-9]+: (\[ *(RUN|OK) *\])" | tee "$out/ctest-gpu.log" | tail -25
 if [ -z "${GPU_ONLY:-}" ]; then  # GPU_ONLY=1: the gpu label only, when device time is short

@@ -15,7 +15,8 @@ fi
 if [ ! -e /usr/share/glvnd/egl_vendor.d/10_nvidia.json ] && [ -e /usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json ]; then
   export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
-# glad (python3-glad, pure Python) runs from the unpacked package; CMake finds this wrapper on PATH.
+# glad (python3-glad, pure Python) runs from the unpacked package through this wrapper, named to CMake
+# explicitly: the package's own /usr/bin/glad entry point needs the package to be installed.
 mkdir -p .deps/bin
 cat > .deps/bin/glad <<GLAD
 #!/bin/sh
@@ -27,7 +28,7 @@ export OUT=$out
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DGTest_DIR=$PWD/.deps/root/usr/lib/x86_64-linux-gnu/cmake/GTest > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
+  -DGLAD_EXECUTABLE=$PWD/.deps/bin/glad -DGTest_DIR=$PWD/.deps/root/usr/lib/x86_64-linux-gnu/cmake/GTest > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
 grep -E "^-- Surge:" /tmp/configure.log  # renderer ON is needed for the interop tests and bench --render
 cmake --build build-gpu -j16 > /tmp/build.log 2>&1 || { grep -iE "error|FAILED" -A5 /tmp/build.log | head -40; tail -15 /tmp/build.log; exit 1; }
 echo "== ctest -L gpu"

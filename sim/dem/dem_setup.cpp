@@ -68,7 +68,9 @@ std::vector<Vec3f> block_sites(const GrainBlock& block) {
   const Vec3f low = sphere ? block.center - Vec3f{block.radius, block.radius, block.radius} : block.min;
   const Vec3f high = sphere ? block.center + Vec3f{block.radius, block.radius, block.radius} : block.max;
   long n[3];
-  for (int a = 0; a < 3; ++a) n[a] = long(std::floor((axis(high, a) - axis(low, a)) / spacing + 1e-6));
+  // The tolerance forgives float rounding of extents written as whole multiples of a diameter (0.204 - 0.2 is
+  // 0.00399999 in float): without it the hourglass plate, one diameter thick, had no grains at all.
+  for (int a = 0; a < 3; ++a) n[a] = long(std::floor((axis(high, a) - axis(low, a)) / spacing + 1e-3));
   const double inside = double(block.radius) - block.grain_radius_max;
   for (long k = 0; k < n[2]; ++k)
     for (long j = 0; j < n[1]; ++j)

@@ -91,6 +91,13 @@ TEST(DemSceneLoader, ShippedGranularScenesBuild) {
   }
 }
 
+// The hourglass plate is one diameter thick (z 0.2 to 0.204, radius 0.002): two halves of 22 x 5 fixed
+// grains. Float rounding of that extent once left the plate empty, and the grains fell through the silo.
+TEST(DemSceneLoader, HourglassPlateHasItsFixedGrains) {
+  const DemSetup setup = build_dem_setup(load_scene(SURGE_SOURCE_DIR "/scenes/hourglass.toml"));
+  EXPECT_EQ(setup.fixed.size(), 2u * 22u * 5u);
+}
+
 TEST(DemSceneLoader, ParticlesBoxMatchesTheSampleAtEachSize) {
   // NVIDIA's sample: 16384 grains of radius 1/64 on a 64^3 grid; run at 1M grains on 128^3 and 4M on
   // 256^3, with the radius 1/grid.

@@ -433,6 +433,26 @@ TEST_F(Cli, BenchAcceptsBothIndexBuilds) {
   }
 }
 
+// --solver runs the same scene with DFSPH or PBF; the run summary and the bench row report the iterations
+// each step used and the density error it reached. An unknown solver is a usage error.
+TEST_F(Cli, SolverOptionRunsTheIncompressibleSolvers) {
+  write("tiny.toml", kTinyScene);
+  for (const std::string solver : {"dfsph", "pbf"}) {
+    const Result run =
+        surge({"run", "tiny.toml", "--backend", "cpu", "--solver", solver, "--steps", "3", "--quiet"});
+    EXPECT_EQ(run.exit_code, 0) << solver << ": " << run.err;
+    EXPECT_NE(run.out.find("solver per step"), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("density_error_percent"), std::string::npos) << run.out;
+    const Result bench = surge(
+        {"bench", "tiny.toml", "--backend", "cpu", "--solver", solver, "--steps", "2", "--warmup", "0"});
+    EXPECT_EQ(bench.exit_code, 0) << solver << ": " << bench.err;
+    EXPECT_NE(bench.out.find("per step:"), std::string::npos) << bench.out;
+  }
+  const Result bad = surge({"run", "tiny.toml", "--solver", "sph"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--solver"), std::string::npos) << bad.err;
+}
+
 // ---- Offscreen frames (surge run --render / --video)
 
 // Width and height from a PNG file's IHDR chunk; {0, 0} when it is not a PNG.

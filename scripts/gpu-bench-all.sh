@@ -39,7 +39,7 @@ for section in $sections; do
       done ;;
     dem)
       # The granular box at NVIDIA's particles sample settings: as its code runs (radius 1/64 at any count) and
-      # as the issue describes it (radius 1/grid); docs/perf/2026-11-30-dem-particles-box-plan.md.
+      # as the issue describes it (radius 1/grid); docs/perf/2026-11-30-dem-h200.md.
       run dem-fixed-radius 90 $surge bench scenes/particles_box_fixed_radius.toml --backend gpu \
         --particles 1048576,4194304 --steps 300 --warmup 20 --json "$out/results/dem-fixed-radius.json"
       run dem-radius-1-over-grid 90 $surge bench scenes/particles_box.toml --backend gpu \

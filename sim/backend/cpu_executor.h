@@ -67,6 +67,24 @@ class CpuExecutor {
                             const CellIndexView& boundary, std::uint32_t n, float support) {
     build_list(grid, fluid, fluid.positions, n, support * support, fluid_list_start_, fluid_list_);
     build_list(grid, boundary, fluid.positions, n, support * support, boundary_list_start_, boundary_list_);
+    gradients_cached_ = false;
+  }
+  // grad W of every listed pair at the current positions, for solvers whose positions stand still until the
+  // next list build (DFSPH): its iterations then read a gradient per pair instead of recomputing it.
+  template <typename Kernel>
+  void cache_pair_gradients(const Kernel& kernel, const Vec4f* fluid_positions,
+                            const Vec4f* boundary_positions, std::uint32_t n) {
+    fill_gradients(kernel, fluid_positions, fluid_positions, n, fluid_list_start_, fluid_list_,
+                   fluid_gradient_);
+    fill_gradients(kernel, fluid_positions, boundary_positions, n, boundary_list_start_, boundary_list_,
+                   boundary_gradient_);
+    gradients_cached_ = true;
+  }
+  const Vec4f* fluid_list_gradient() const {
+    return gradients_cached_ ? fluid_gradient_.data() : nullptr;
+  }
+  const Vec4f* boundary_list_gradient() const {
+    return gradients_cached_ ? boundary_gradient_.data() : nullptr;
   }
   const std::uint32_t* fluid_list_start() const {
     return fluid_list_start_.data();
@@ -138,8 +156,25 @@ class CpuExecutor {
     }
   }
 
+  template <typename Kernel>
+  static void fill_gradients(const Kernel& kernel, const Vec4f* queries, const Vec4f* positions,
+                             std::uint32_t n, const std::vector<std::uint32_t>& start,
+                             const std::vector<std::uint32_t>& list, std::vector<Vec4f>& gradient) {
+    gradient.resize(list.size());
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+      const Vec3f x_i = xyz(queries[i]);
+      for (std::uint32_t k = start[std::size_t(i)]; k < start[std::size_t(i) + 1]; ++k) {
+        const Vec3f r_ij = x_i - xyz(positions[list[k]]);
+        gradient[k] = make_vec4(kernel.gradient(r_ij, std::sqrt(length_squared(r_ij))), 0.0f);
+      }
+    }
+  }
+
   CpuCellIndex index_;
   std::vector<std::uint32_t> fluid_list_start_, fluid_list_, boundary_list_start_, boundary_list_;
+  std::vector<Vec4f> fluid_gradient_, boundary_gradient_;
+  bool gradients_cached_ = false;
   StageTimes times_;
   Stage stage_ = Stage::other;
   std::chrono::steady_clock::time_point start_;

@@ -31,6 +31,9 @@ struct CellIndexView {
   // into `positions`. Null: neighbours are found through the cells.
   const std::uint32_t* list_start = nullptr;
   const std::uint32_t* list = nullptr;
+  // Optional, with the lists: grad_i W(x_i - x_j) of every listed pair, cached while positions stand still
+  // (the DFSPH solves); null when positions move between list builds (PBF).
+  const Vec4f* list_gradient = nullptr;
 };
 
 // Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
@@ -85,6 +88,22 @@ SURGE_HD void for_each_neighbor_of(const GridGeometry& grid, const CellIndexView
     const float r2 = length_squared(r_ij);
     if (r2 < support2) visit(j, r_ij, r2);
   }
+}
+
+// Calls visit(j, grad_i W_ij) for every neighbour j of fluid particle i: from the cached gradients of the
+// lists when `index` has them, else computed from the positions with `kernel`.
+template <typename Kernel, typename Visit>
+SURGE_HD void for_each_neighbor_gradient_of(const GridGeometry& grid, const CellIndexView& index,
+                                            std::uint32_t i, Vec3f x_i, float support2, const Kernel& kernel,
+                                            Visit&& visit) {
+  if (index.list_gradient != nullptr) {
+    for (std::uint32_t k = index.list_start[i]; k < index.list_start[i + 1]; ++k)
+      visit(index.list[k], xyz(index.list_gradient[k]));
+    return;
+  }
+  for_each_neighbor_of(grid, index, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+    visit(j, kernel.gradient(r_ij, sqrtf(r2)));
+  });
 }
 
 }  // namespace surge

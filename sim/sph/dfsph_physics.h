@@ -79,12 +79,12 @@ SURGE_HD float density_rate(const Kernel& kernel, const SphParameters& params, c
   const Vec3f v_i = xyz(velocity[i]);
   const float support2 = params.support * params.support;
   float fluid_sum = 0.0f;
-  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
-    fluid_sum += dot(v_i - xyz(velocity[j]), kernel.gradient(r_ij, sqrtf(r2)));
+  for_each_neighbor_gradient_of(grid, fluid, i, x_i, support2, kernel, [&](std::uint32_t j, Vec3f grad) {
+    fluid_sum += dot(v_i - xyz(velocity[j]), grad);
   });
   float boundary_sum = 0.0f;
-  for_each_neighbor_of(grid, boundary, i, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
-    boundary_sum += boundary.positions[b].w * dot(v_i, kernel.gradient(r_ib, sqrtf(r2)));
+  for_each_neighbor_gradient_of(grid, boundary, i, x_i, support2, kernel, [&](std::uint32_t b, Vec3f grad) {
+    boundary_sum += boundary.positions[b].w * dot(v_i, grad);
   });
   return params.particle_mass * fluid_sum + params.rest_density * boundary_sum;
 }
@@ -98,14 +98,14 @@ SURGE_HD Vec3f pressure_velocity_change(const Kernel& kernel, const SphParameter
   const float q_i = q[i];
   const float support2 = params.support * params.support;
   Vec3f fluid_sum{};
-  for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_gradient_of(grid, fluid, i, x_i, support2, kernel, [&](std::uint32_t j, Vec3f grad) {
     const float q_sum = q_i + q[j];
-    if (q_sum != 0.0f) fluid_sum += q_sum * kernel.gradient(r_ij, sqrtf(r2));
+    if (q_sum != 0.0f) fluid_sum += q_sum * grad;
   });
   Vec3f boundary_sum{};
   if (q_i != 0.0f) {
-    for_each_neighbor_of(grid, boundary, i, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
-      boundary_sum += boundary.positions[b].w * kernel.gradient(r_ib, sqrtf(r2));
+    for_each_neighbor_gradient_of(grid, boundary, i, x_i, support2, kernel, [&](std::uint32_t b, Vec3f grad) {
+      boundary_sum += boundary.positions[b].w * grad;
     });
   }
   // q_i + q_b = 2 q_i for the part of q_b an iteration changes (header comment).

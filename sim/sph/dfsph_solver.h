@@ -62,6 +62,9 @@ class DfsphSolver {
 
     exec.begin(Stage::index);
     s.sort_by_cell(q_density_sum_, q_divergence_sum_);
+    // Positions stand still until integrate(): where the executor keeps neighbour lists, the pair gradients
+    // the solves read again and again are computed once here.
+    exec.cache_pair_gradients(kernel, s.position.data(), s.boundary.data(), s.n);
     exec.end();
 
     exec.begin(Stage::density);

@@ -49,12 +49,14 @@ struct FluidState {
     CellIndexView view = cell_view(position.data(), exec.cell_start());
     view.list_start = exec.fluid_list_start();
     view.list = exec.fluid_list();
+    view.list_gradient = exec.fluid_list_gradient();
     return view;
   }
   CellIndexView boundary_view() const {
     CellIndexView view = cell_view(boundary.data(), boundary_cell_start.data());
     view.list_start = exec.boundary_list_start();
     view.list = exec.boundary_list();
+    view.list_gradient = exec.boundary_list_gradient();
     return view;
   }
 

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/app/surge_process.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -28,12 +30,7 @@ struct Result {
   std::string err;
 };
 
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using surge::testing_support::read_text_file;
 
 // A scene small enough (a 3 x 5 x 5 block of fluid) that a run takes milliseconds. Tests replace one line
 // to make it wrong, so every key sits on its own line.
@@ -91,34 +88,8 @@ class Cli : public testing::Test {
   // Runs surge with `args` in the temporary directory; stdout and stderr go to files, so neither is a
   // terminal (as in CI) and a chatty child cannot block on a full pipe.
   Result surge(const std::vector<std::string>& args) const {
-    const fs::path out_file = dir_ / ".stdout", err_file = dir_ / ".stderr";
-    std::vector<std::string> argv_storage = {SURGE_BINARY};
-    argv_storage.insert(argv_storage.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (std::string& arg : argv_storage) argv.push_back(arg.data());
-    argv.push_back(nullptr);
-
-    const pid_t child = fork();
-    if (child == 0) {
-      const int out = open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int err = open(err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      const int in = open("/dev/null", O_RDONLY);
-      if (out < 0 || err < 0 || in < 0 || chdir(dir_.c_str()) != 0) _exit(126);
-      dup2(in, STDIN_FILENO);
-      dup2(out, STDOUT_FILENO);
-      dup2(err, STDERR_FILENO);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    Result result;
-    int status = 0;
-    if (child < 0 || waitpid(child, &status, 0) != child) return result;
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    result.out = read_file(out_file);
-    result.err = read_file(err_file);
-    fs::remove(out_file);
-    fs::remove(err_file);
-    return result;
+    const surge::testing_support::SurgeResult r = surge::testing_support::run_surge(dir_, args);
+    return {r.exit_code, r.out, r.err};
   }
 
   fs::path write(const std::string& name, const std::string& text) const {
@@ -201,7 +172,7 @@ TEST_F(Cli, RunExportsFramesEveryKStepsAndSummarises) {
     EXPECT_TRUE(fs::exists(dir_ / "frames" / (std::string("dam_break_") + frame + ".ply"))) << frame;
   }
   EXPECT_FALSE(fs::exists(dir_ / "frames" / "dam_break_000003.vtp"));
-  const std::string series = read_file(dir_ / "frames" / "dam_break.pvd");
+  const std::string series = read_text_file(dir_ / "frames" / "dam_break.pvd");
   EXPECT_TRUE(contains(series, "dam_break_000002.vtp"));
 
   EXPECT_TRUE(contains(r.out, "backend: cpu ("));
@@ -296,7 +267,7 @@ TEST_F(Cli, BenchPrintsATableAndWritesJson) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   ASSERT_TRUE(fs::exists(dir_ / "bench.json"));
   EXPECT_FALSE(fs::exists(dir_ / "bench.json.tmp"));
-  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json result = nlohmann::json::parse(read_text_file(dir_ / "bench.json"));
 
   EXPECT_EQ(result["surge"]["version"], "0.1.0");
   EXPECT_TRUE(result["surge"]["commit"].is_string());
@@ -457,7 +428,7 @@ TEST_F(Cli, SolverOptionRunsTheIncompressibleSolvers) {
 
 // Width and height from a PNG file's IHDR chunk; {0, 0} when it is not a PNG.
 std::pair<int, int> png_size(const fs::path& file) {
-  const std::string bytes = read_file(file);
+  const std::string bytes = read_text_file(file);
   if (bytes.size() < 24 || bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") != 0 ||
       bytes.compare(12, 4, "IHDR") != 0) {
     return {0, 0};
@@ -538,7 +509,7 @@ TEST_F(Cli, BenchRenderTimesFramesAndRecordsThemInJson) {
   }
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "frames at 160x90:"));
-  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json result = nlohmann::json::parse(read_text_file(dir_ / "bench.json"));
   const nlohmann::json& run = result["runs"][0];
   const nlohmann::json& frames = run["frames"];
   EXPECT_EQ(frames["width"], 160);
@@ -559,7 +530,7 @@ TEST_F(Cli, VideoIsEncodedByFfmpegAndRenamedWhenComplete) {
   EXPECT_TRUE(contains(r.out, "rendered 11 frames at 97x55"));
   EXPECT_FALSE(fs::exists(dir_ / "run.mp4.part"));
   // An MP4 starts with a box whose type is 'ftyp'.
-  const std::string video = read_file(dir_ / "run.mp4");
+  const std::string video = read_text_file(dir_ / "run.mp4");
   ASSERT_GT(video.size(), 8u);
   EXPECT_EQ(video.substr(4, 4), "ftyp");
 }
@@ -581,7 +552,7 @@ TEST_F(Cli, BenchModesCpuPrintsBusAndSpeedupColumnsWritesJsonAndPlot) {
     EXPECT_TRUE(contains(r.out, column));
   EXPECT_TRUE(contains(r.out, "1.00x"));
 
-  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json result = nlohmann::json::parse(read_text_file(dir_ / "bench.json"));
   ASSERT_EQ(result["runs"].size(), 2u);
   std::vector<long> particles;
   for (const nlohmann::json& run : result["runs"]) {
@@ -594,7 +565,7 @@ TEST_F(Cli, BenchModesCpuPrintsBusAndSpeedupColumnsWritesJsonAndPlot) {
 
   ASSERT_TRUE(fs::exists(dir_ / "bench.svg"));
   EXPECT_FALSE(fs::exists(dir_ / "bench.svg.tmp"));
-  const std::string svg = read_file(dir_ / "bench.svg");
+  const std::string svg = read_text_file(dir_ / "bench.svg");
   EXPECT_EQ(svg.rfind("<svg", 0), 0u) << svg.substr(0, 80);
   EXPECT_TRUE(contains(svg, "</svg>"));
   // One panel per particle count, a stacked bar whose segments name mode and stage, the stage legend.
@@ -612,7 +583,7 @@ TEST_F(Cli, BenchModesSkipsGpuModesWithANoteWhereThereIsNoGpu) {
                           "--particles", "1000", "--steps", "2", "--warmup", "0", "--json", "bench.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "note: skipping hybrid, hybrid-overlap, gpu (no CUDA GPU: "));
-  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json result = nlohmann::json::parse(read_text_file(dir_ / "bench.json"));
   ASSERT_EQ(result["runs"].size(), 1u);
   EXPECT_EQ(result["runs"][0]["backend"], "cpu");
 
@@ -708,7 +679,7 @@ TEST_F(Cli, GranularSceneRunsExportsAndBenches) {
   const Result bench = surge({"bench", "grains.toml", "--backend", "cpu", "--particles", "500,1000",
                               "--steps", "3", "--warmup", "1", "--json", "b.json"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
-  const std::string json = read_file(dir_ / "b.json");
+  const std::string json = read_text_file(dir_ / "b.json");
   EXPECT_TRUE(contains(json, "\"normal_model\"")) << "the DEM parameters are recorded";
   EXPECT_TRUE(contains(json, "\"time_step_s\""));
 }
@@ -758,7 +729,7 @@ TEST_F(Cli, NbodyBenchReportsPairInteractionsPerSecond) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(contains(r.out, "pair_interactions_per_s"));
   EXPECT_TRUE(contains(r.out, "flops_per_s"));
-  const nlohmann::json result = nlohmann::json::parse(read_file(dir_ / "bench.json"));
+  const nlohmann::json result = nlohmann::json::parse(read_text_file(dir_ / "bench.json"));
   const nlohmann::json& run = result["runs"][0];
   EXPECT_EQ(run["particles"], 512);
   EXPECT_EQ(run["figures"]["pair_interactions_per_step"].get<double>(), 512.0 * 512.0);

@@ -42,8 +42,17 @@ int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, co
     return run_view(view_options);
   }
   if (!run.parsed()) {
+    // The main job: the default scene in a window where there is a display and a viewer, headless otherwise.
+    if (viewer_can_open()) {
+      view_options.scene_path = default_scene();
+      std::cout << "surge: opening " << view_options.scene_path.string() << " in a window (`"
+                << app.get_name() << " run` runs it headless; see `" << app.get_name() << " --help`)"
+                << std::endl;
+      return run_view(view_options);
+    }
     run_options.scene_path = default_scene();
-    std::cout << "surge: running " << run_options.scene_path.string() << " headless (`" << app.get_name()
+    std::cout << "surge: running " << run_options.scene_path.string() << " headless (no display";
+    std::cout << (SURGE_HAVE_VIEWER ? "" : ", or no viewer in this build") << "; `" << app.get_name()
               << " view` opens a window; see `" << app.get_name() << " --help`)\n";
   }
   return run_scene(run_options);
@@ -68,7 +77,9 @@ int main(int argc, char** argv) {
   const CLI::App* view = add_view_command(app, view_options);
   const CLI::App* dam_break = add_validate_command(app, validate_options);
   // Set after the subcommands exist, which would otherwise inherit it.
-  app.footer("With no command, runs scenes/dam_break.toml headless.");
+  app.footer(
+      "With no command, opens scenes/dam_break.toml in a window when there is a display, else runs it "
+      "headless.");
 
   try {
     app.parse(argc, argv);

@@ -30,11 +30,21 @@ CLI::App* add_view_command(CLI::App& parent, ViewOptions& options) {
   return view;
 }
 
-int run_view(ViewOptions options) {
-  options.look.validate();
+namespace {
+bool has_display() {
   const char* display = std::getenv("DISPLAY");
   const char* wayland = std::getenv("WAYLAND_DISPLAY");
-  if ((!display || !*display) && (!wayland || !*wayland)) {
+  return (display && *display) || (wayland && *wayland);
+}
+}  // namespace
+
+bool viewer_can_open() {
+  return SURGE_HAVE_VIEWER && has_display();
+}
+
+int run_view(ViewOptions options) {
+  options.look.validate();
+  if (!has_display()) {
     std::cerr << "surge view needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set.\n"
                  "On a server, render frames offscreen instead:\n"
                  "  surge run SCENE --render frames/ [--video run.mp4] [--size 1920x1080]\n";

@@ -26,5 +26,8 @@ struct ViewOptions {
 CLI::App* add_view_command(CLI::App& parent, ViewOptions& options);
 // Returns the exit code; kExitBadInput when there is no display or no viewer in this build.
 int run_view(ViewOptions options);
+// Whether `surge view` could open a window here: a display (DISPLAY or WAYLAND_DISPLAY) and a viewer built
+// in.
+bool viewer_can_open();
 
 }  // namespace surge::app

@@ -236,7 +236,10 @@ TEST_F(Cli, RunStopsAtTheScenesEndTime) {
   EXPECT_LT(end_s, 0.002 + 2 * mean_dt_s);  // the step that crossed the end was the last
 }
 
+// Without a display the main job runs headless (with one, `surge` opens the viewer instead).
 TEST_F(Cli, NoSubcommandRunsTheWorkingDirectorysDamBreak) {
+  unsetenv("DISPLAY");
+  unsetenv("WAYLAND_DISPLAY");
   write("scenes/dam_break.toml", kTinyScene);
   const Result r = surge({});
   ASSERT_EQ(r.exit_code, 0) << r.err;

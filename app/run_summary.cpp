@@ -59,7 +59,8 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   for (const NamedValue& f : s.figures) {
     const auto ends_with = [&](const char* suffix) {
       const std::string tail(suffix);
-      return f.name.size() > tail.size() && f.name.compare(f.name.size() - tail.size(), tail.size(), tail) == 0;
+      return f.name.size() > tail.size() &&
+             f.name.compare(f.name.size() - tail.size(), tail.size(), tail) == 0;
     };
     if (!ends_with("_mean") && !ends_with("_max")) last.push_back(f);
   }

@@ -16,47 +16,10 @@ constexpr std::array<ImU32, kStageCount> kStageColors = {
     IM_COL32(230, 159, 0, 255),  IM_COL32(86, 180, 233, 255),  IM_COL32(0, 158, 115, 255),
     IM_COL32(240, 228, 66, 255), IM_COL32(204, 121, 167, 255), IM_COL32(160, 160, 160, 255)};
 
-std::size_t index_of(ExecutionMode mode) {
-  return std::size_t(mode);
-}
-
 }  // namespace
-
-double ModeMeasurement::total_ms_per_step() const {
-  double total = 0.0;
-  for (double ms : stage_ms_per_step) total += ms;
-  return total;
-}
 
 LessonsPanel::LessonsPanel() {
   if (!query_gpu(&why_no_gpu_) && why_no_gpu_.empty()) why_no_gpu_ = "no CUDA GPU";
-}
-
-std::string LessonsPanel::why_unavailable(ExecutionMode mode, const std::string& solver) const {
-  if (solver != "wcsph") return "the live switch runs the wcsph solver only";
-  if (!mode_needs_gpu(mode)) return "";
-  if (!why_no_gpu_.empty()) return "hybrid, hybrid-overlap and gpu need a CUDA GPU: " + why_no_gpu_;
-  return "";
-}
-
-void LessonsPanel::record(ExecutionMode mode, const StageTimes& stages, std::size_t ledger_bytes) {
-  if (stages.steps <= 0) return;
-  ModeMeasurement m;
-  for (std::size_t s = 0; s < m.stage_ms_per_step.size(); ++s)
-    m.stage_ms_per_step[s] = stages.ms[s] / double(stages.steps);
-  m.bytes_per_step = double(ledger_bytes) / double(stages.steps);
-  measured_[index_of(mode)] = m;
-}
-
-const std::optional<ModeMeasurement>& LessonsPanel::measured(ExecutionMode mode) const {
-  return measured_[index_of(mode)];
-}
-
-std::optional<double> LessonsPanel::speedup_over_cpu(ExecutionMode mode) const {
-  const auto& cpu = measured(ExecutionMode::cpu);
-  const auto& other = measured(mode);
-  if (!cpu || !other || other->total_ms_per_step() <= 0.0) return std::nullopt;
-  return cpu->total_ms_per_step() / other->total_ms_per_step();
 }
 
 std::optional<ExecutionMode> LessonsPanel::draw(ExecutionMode current, const std::string& solver) const {
@@ -65,7 +28,7 @@ std::optional<ExecutionMode> LessonsPanel::draw(ExecutionMode current, const std
   // distinct reason is written once below them.
   std::vector<std::string> reasons;
   for (ExecutionMode mode : kExecutionModes) {
-    const std::string why_not = why_unavailable(mode, solver);
+    const std::string why_not = why_mode_unavailable(mode, solver, why_no_gpu_);
     if (mode != kExecutionModes.front()) ImGui::SameLine();
     ImGui::BeginDisabled(!why_not.empty());
     if (ImGui::RadioButton(mode_name(mode), mode == current) && mode != current) picked = mode;
@@ -78,9 +41,7 @@ std::optional<ExecutionMode> LessonsPanel::draw(ExecutionMode current, const std
   ImGui::PopTextWrapPos();
 
   // The stacked bars: one per measured mode, all on the scale of the slowest, so lengths compare.
-  double slowest = 0.0;
-  for (const auto& m : measured_)
-    if (m) slowest = std::max(slowest, m->total_ms_per_step());
+  const double slowest = comparison_.slowest_ms_per_step();
   if (slowest <= 0.0) {
     ImGui::TextDisabled("no steps measured yet");
     return picked;
@@ -89,10 +50,10 @@ std::optional<ExecutionMode> LessonsPanel::draw(ExecutionMode current, const std
   const float bar_width = std::max(ImGui::GetContentRegionAvail().x, 50.0f);
   const float bar_height = ImGui::GetTextLineHeight();
   for (ExecutionMode mode : kExecutionModes) {
-    const auto& m = measured(mode);
+    const auto& m = comparison_.measured(mode);
     if (!m) continue;
     char line[160];
-    const std::optional<double> speedup = speedup_over_cpu(mode);
+    const std::optional<double> speedup = comparison_.speedup_over_cpu(mode);
     char speedup_text[32] = "";
     if (speedup) std::snprintf(speedup_text, sizeof speedup_text, ", %.2fx cpu", *speedup);
     std::snprintf(line, sizeof line, "%s%s: %.3f ms/step, %.0f bytes/step%s", mode_name(mode),

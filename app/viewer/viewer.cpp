@@ -306,7 +306,7 @@ int run_viewer(const ViewOptions& options) {
           *session->backend.simulation, build_setup(scene, particles_now), next, simulation_options);
       session->feed.reset();  // it refers to the simulation being replaced
       session->backend.simulation = std::move(switched);
-      session->backend.kind = mode_needs_gpu(next) ? "gpu" : "cpu";
+      session->backend.kind = mode_name(next);  // as choose_mode names it
       // describe_mode names the device for cpu and gpu; a hybrid mode's text needs its name in front.
       session->backend.description = next == ExecutionMode::cpu || next == ExecutionMode::gpu
                                          ? describe_mode(next)

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "app/backend_choice.h"
 #include "app/exit_codes.h"
 #if SURGE_HAVE_VIEWER
 #include "app/viewer/viewer.h"
@@ -27,6 +28,34 @@ CLI::App* add_view_command(CLI::App& parent, ViewOptions& options) {
   view->add_option("--screenshot", options.screenshot, "With --frames: write the last frame as a PNG")
       ->type_name("FILE.png");
   view->add_flag("--fullscreen", options.fullscreen, "Start fullscreen (F11 toggles)");
+  view->add_option("--mode", options.mode,
+                   "Start in an execution mode: cpu, hybrid, hybrid-overlap or gpu (replaces --backend; "
+                   "the Lessons panel switches it live, docs/lessons/)")
+      ->check(CLI::IsMember(mode_names()));
+  view->add_option_function<std::vector<std::string>>(
+          "--switch-mode-after",
+          [&options](const std::vector<std::string>& values) {
+            long frames = 0;
+            try {
+              std::size_t used = 0;
+              frames = std::stol(values[0], &used);
+              if (used != values[0].size()) frames = 0;
+            } catch (const std::exception&) {
+              frames = 0;
+            }
+            if (frames <= 0)
+              throw CLI::ValidationError("--switch-mode-after", "N must be a positive integer");
+            if (!parse_mode(values[1]))
+              throw CLI::ValidationError("--switch-mode-after",
+                                         "MODE must be one of cpu, hybrid, "
+                                         "hybrid-overlap, gpu; got " +
+                                             values[1]);
+            options.switch_after_frames = frames;
+            options.switch_to_mode = values[1];
+          },
+          "After N frames, switch the running simulation live to MODE, as the Lessons panel does")
+      ->expected(2)
+      ->type_name("N MODE");
   return view;
 }
 

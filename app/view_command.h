@@ -21,6 +21,9 @@ struct ViewOptions {
   long frames = 0;                   // > 0: run this many frames, then exit (tests, scripted screenshots)
   std::filesystem::path screenshot;  // with --frames: a PNG of the last frame
   bool fullscreen = false;
+  std::string mode;              // empty: --backend decides; else an execution mode (docs/lessons/)
+  long switch_after_frames = 0;  // > 0: after this many frames, switch live to switch_to_mode (tests)
+  std::string switch_to_mode;
 };
 
 CLI::App* add_view_command(CLI::App& parent, ViewOptions& options);

@@ -28,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 #include <vector>
 
 #include "app/backend_choice.h"
@@ -35,10 +36,12 @@
 #include "app/graphics/particle_feed.h"
 #include "app/graphics/render_defaults.h"
 #include "app/graphics/video_encoder.h"
+#include "app/viewer/lessons_panel.h"
 #include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "render/png_writer.h"
 #include "sim/scene/scene.h"
+#include "sim/sph/sph_setup.h"
 
 namespace surge::app {
 namespace {
@@ -51,18 +54,23 @@ using Clock = std::chrono::steady_clock;
 struct Session {
   Scene scene;
   BackendChoice backend;
+  ExecutionMode mode = ExecutionMode::cpu;  // what the Lessons panel shows and switches
   std::unique_ptr<ParticleFeed> feed;
   SceneLook look;
   StepStatus status;
 };
 
-std::unique_ptr<Session> start_session(const Scene& scene, const std::string& backend_name, long particles,
+// `mode`, when set, replaces the backend request (`surge view --mode`, or the mode a restart keeps).
+std::unique_ptr<Session> start_session(const Scene& scene, const std::string& backend_name,
+                                       std::optional<ExecutionMode> mode, long particles,
                                        render::ParticleRenderer& renderer, bool show_boundary,
                                        std::ostream& messages) {
   auto session = std::make_unique<Session>();
   session->scene = scene;
-  session->backend = choose_backend(parse_backend_request(backend_name), scene,
-                                    SimulationOptions{.particles_override = particles});
+  const SimulationOptions simulation_options{.particles_override = particles};
+  session->backend = mode ? choose_mode(*mode, scene, simulation_options)
+                          : choose_backend(parse_backend_request(backend_name), scene, simulation_options);
+  session->mode = mode ? *mode : session->backend.kind == "gpu" ? ExecutionMode::gpu : ExecutionMode::cpu;
   messages << backend_line(session->backend) << '\n';
   Simulation& simulation = *session->backend.simulation;
   session->feed =
@@ -218,8 +226,11 @@ int run_viewer(const ViewOptions& options) {
     settings.show_boundary = options.look.show_boundary;
 
     Scene scene = load_scene(options.scene_path);
-    std::unique_ptr<Session> session =
-        start_session(scene, options.backend, options.particles, renderer, settings.show_boundary, std::cout);
+    const std::optional<ExecutionMode> first_mode =
+        options.mode.empty() ? std::nullopt : parse_mode(options.mode);
+    std::unique_ptr<Session> session = start_session(scene, options.backend, first_mode, options.particles,
+                                                     renderer, settings.show_boundary, std::cout);
+    LessonsPanel lessons;
     const render::CameraPreset first_preset = *render::parse_camera_preset(options.look.camera);
     auto reset_camera = [&](render::CameraPreset preset) {
       return render::OrbitCamera::framing(session->look.domain_min, session->look.domain_max, preset);
@@ -258,8 +269,12 @@ int run_viewer(const ViewOptions& options) {
     auto restart = [&](const Scene& next, long particles) {
       particles_now = particles;
       recording.reset();
+      // A restart keeps the mode, except a hybrid one for a solver that has none (then the gpu mode).
+      ExecutionMode mode = session->mode;
+      if (next.solver != "wcsph" && mode_needs_gpu(mode)) mode = ExecutionMode::gpu;
       session.reset();  // the old simulation's GPU memory goes before the new one is allocated
-      session = start_session(next, options.backend, particles, renderer, settings.show_boundary, std::cout);
+      session =
+          start_session(next, options.backend, mode, particles, renderer, settings.show_boundary, std::cout);
       scene = next;
       edits = EditableParameters::from(scene, session->backend.simulation->fluid_count());
       reset_colors();
@@ -280,6 +295,35 @@ int run_viewer(const ViewOptions& options) {
                              windowed_size[1], 0);
       }
     };
+    // The Lessons panel's live switch: the same particles, time and step, continued in `next`.
+    auto switch_mode = [&](ExecutionMode next) {
+      // switch_execution_mode continues WCSPH particles; another solver's state would be misread.
+      if (scene.solver != "wcsph")
+        throw std::runtime_error("the live mode switch runs the wcsph solver only, not " + scene.solver);
+      const ExecutionMode from = session->mode;
+      const SimulationOptions simulation_options{.particles_override = particles_now};
+      std::unique_ptr<Simulation> switched = switch_execution_mode(
+          *session->backend.simulation, build_setup(scene, particles_now), next, simulation_options);
+      session->feed.reset();  // it refers to the simulation being replaced
+      session->backend.simulation = std::move(switched);
+      session->backend.kind = mode_name(next);  // as choose_mode names it
+      // describe_mode names the device for cpu and gpu; a hybrid mode's text needs its name in front.
+      session->backend.description = next == ExecutionMode::cpu || next == ExecutionMode::gpu
+                                         ? describe_mode(next)
+                                         : std::string(mode_name(next)) + ": " + describe_mode(next);
+      session->mode = next;
+      Simulation& simulation = *session->backend.simulation;
+      session->feed =
+          std::make_unique<ParticleFeed>(simulation, renderer.fluid(), next == ExecutionMode::gpu, std::cout);
+      session->status = simulation.status();
+      ledger_bytes_last = 0;
+      stirring = false;
+      char line[160];
+      std::snprintf(line, sizeof line, "mode %s -> %s at step %ld, t = %.6f s", mode_name(from),
+                    mode_name(next), session->status.step, session->status.time_s);
+      last_message = line;
+      std::cout << last_message << '\n';
+    };
     if (options.fullscreen) toggle_fullscreen();
     auto screenshot = [&](const std::filesystem::path& file, int width, int height) {
       render::write_png(file, width, height, read_window(width, height));
@@ -299,11 +343,13 @@ int run_viewer(const ViewOptions& options) {
       Simulation& simulation = *session->backend.simulation;
 
       // Step. status() is a small readback that shows in the ledger: twice a second, or when paused.
+      const std::size_t ledger_bytes_before_steps = simulation.ledger().total_bytes();
       if (!paused || single_step) {
         const int steps = single_step ? 1 : steps_per_frame;
         for (int k = 0; k < steps; ++k) simulation.step();
         particle_steps_per_s = double(simulation.fluid_count()) * steps * fps;
       }
+      const std::size_t step_bytes = simulation.ledger().total_bytes() - ledger_bytes_before_steps;
       const bool stepped = !paused || single_step;
       single_step = false;
       if (stepped && (frame % 30 == 0 || paused)) {
@@ -318,6 +364,7 @@ int run_viewer(const ViewOptions& options) {
       const StageTimes stages = simulation.stage_times();
       if (stages.steps > 0) {
         last_stages = stages;
+        lessons.record(session->mode, stages, step_bytes);
         history.add(float(stages.total_ms() / double(stages.steps)));
       }
       simulation.reset_timers();
@@ -381,6 +428,9 @@ int run_viewer(const ViewOptions& options) {
         if (io.MouseWheel != 0.0f) camera.zoom(std::pow(0.9f, io.MouseWheel));
       }
       bool take_screenshot = false, toggle_recording = false, restart_now = false;
+      std::optional<ExecutionMode> switch_to;
+      if (options.switch_after_frames > 0 && frame == options.switch_after_frames)
+        switch_to = parse_mode(options.switch_to_mode);
       if (!io.WantCaptureKeyboard) {
         auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
         if (pressed(GLFW_KEY_SPACE)) paused = !paused;
@@ -481,6 +531,9 @@ int run_viewer(const ViewOptions& options) {
           ImGui::PlotLines("step ms", history.step_ms.data(), TimingHistory::kLength, history.next, nullptr,
                            0.0f, FLT_MAX, ImVec2(0, 60));
         }
+        if (ImGui::CollapsingHeader("Lessons", first_mode ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
+          if (const auto picked = lessons.draw(session->mode, scene.solver)) switch_to = picked;
+        }
         if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
           int color_by = int(settings.color_by);
           const char* names[] = {"speed", "density", "pressure", "fixed"};
@@ -525,6 +578,9 @@ int run_viewer(const ViewOptions& options) {
       if (take_screenshot) screenshot("surge-" + timestamp() + ".png", width, height);
       if (options.frames > 0 && frame >= options.frames) {
         if (!options.screenshot.empty()) screenshot(options.screenshot, width, height);
+        const StepStatus last = simulation.status();
+        std::cout << "last frame: mode " << mode_name(session->mode) << ", step " << last.step
+                  << ", t = " << last.time_s << " s\n";
         glfwSetWindowShouldClose(window, GLFW_TRUE);
       }
       if (toggle_recording) {
@@ -546,6 +602,14 @@ int run_viewer(const ViewOptions& options) {
             last_message =
                 "recording PNG frames to " + recording->directory.string() + " (no ffmpeg: no MP4)";
           }
+        }
+      }
+      if (switch_to) {
+        try {
+          switch_mode(*switch_to);
+        } catch (const std::exception& e) {
+          last_message = std::string("mode switch failed: ") + e.what();
+          std::cerr << last_message << '\n';
         }
       }
       if (restart_now) {

@@ -10,6 +10,7 @@
 #include "app/bench_plot.h"
 #include "app/bench_report.h"
 #include "app/exit_codes.h"
+#include "app/svg_rasterizer.h"
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
 #if SURGE_HAVE_RENDER
@@ -141,13 +142,14 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
       ->capture_default_str();
   bench
       ->add_option("--plot", options.plot_path,
-                   "Also draw FILE.svg: stacked stage bars per mode and size, speedup over cpu versus "
-                   "particle count with the crossover marked")
-      ->type_name("FILE.svg")
+                   "Also draw FILE.svg or FILE.png: stacked stage bars per mode and size, speedup over cpu "
+                   "versus particle count with the crossover marked (PNG through rsvg-convert)")
+      ->type_name("FILE.svg|FILE.png")
       ->check([](const std::string& path) {
-        return std::filesystem::path(path).extension() == ".svg"
+        const auto extension = std::filesystem::path(path).extension();
+        return extension == ".svg" || extension == ".png"
                    ? std::string()
-                   : std::string("--plot writes SVG only (FILE.svg); convert it with e.g. rsvg-convert");
+                   : std::string("--plot draws FILE.svg or FILE.png, got '" + path + "'");
       });
   return bench;
 }
@@ -241,7 +243,19 @@ int run_bench(const BenchOptions& options) {
     std::cout << "results written to " << options.json_path.string() << '\n';
   }
   if (!options.plot_path.empty()) {
-    write_file_atomically(options.plot_path, [&](std::ostream& out) { write_bench_plot(out, record); });
+    // A PNG is the SVG drawn by rsvg-convert; the SVG stays beside it (FILE.png -> FILE.svg).
+    const bool png = options.plot_path.extension() == ".png";
+    const std::filesystem::path svg =
+        png ? std::filesystem::path(options.plot_path).replace_extension(".svg") : options.plot_path;
+    write_file_atomically(svg, [&](std::ostream& out) { write_bench_plot(out, record); });
+    if (png) {
+      const RasterResult raster = rasterize_svg(svg, options.plot_path, 1400);
+      if (!raster.written) {
+        std::cerr << "error: --plot " << options.plot_path.string() << ": " << raster.why_not
+                  << " (the SVG is written: " << svg.string() << ")\n";
+        return kExitRuntimeError;
+      }
+    }
     std::cout << "plot written to " << options.plot_path.string() << '\n';
   }
   return kExitSuccess;

@@ -617,10 +617,22 @@ TEST_F(Cli, ModeOptionsRejectBadInput) {
   EXPECT_EQ(surge({"bench", "tiny.toml", "--modes", "cpu,warp"}).exit_code, 2);
   EXPECT_EQ(surge({"bench", "tiny.toml", "--force-pass", "twice"}).exit_code, 2);
   EXPECT_EQ(surge({"bench", "tiny.toml", "--skin", "0"}).exit_code, 2);
-  const Result png = surge({"bench", "tiny.toml", "--modes", "cpu", "--plot", "bench.png"});
-  EXPECT_EQ(png.exit_code, 2);
-  EXPECT_TRUE(contains(png.err, "SVG")) << png.err;
-  EXPECT_FALSE(fs::exists(dir_ / "bench.png"));
+  const Result gif = surge({"bench", "tiny.toml", "--modes", "cpu", "--plot", "bench.gif"});
+  EXPECT_EQ(gif.exit_code, 2);
+  EXPECT_TRUE(contains(gif.err, "FILE.svg or FILE.png")) << gif.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bench.gif"));
+}
+
+// --plot FILE.png: the SVG drawn by rsvg-convert (installed by scripts/install-deps.sh), both kept.
+TEST_F(Cli, BenchPlotAsPng) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"bench", "tiny.toml", "--modes", "cpu", "--particles", "300,600", "--steps", "2",
+                          "--warmup", "0", "--plot", "modes.png"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string png = read_text_file(dir_ / "modes.png");
+  ASSERT_GT(png.size(), 24u);
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+  EXPECT_TRUE(contains(read_text_file(dir_ / "modes.svg"), "<svg"));
 }
 
 TEST_F(Cli, EveryLessonSceneRuns) {

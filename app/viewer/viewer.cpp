@@ -151,16 +151,23 @@ struct TimingHistory {
   }
 };
 
-// Live parameters the panel edits; applied by restarting the scene.
+// Live parameters the panel edits, per solver; applied by restarting the scene.
 struct EditableParameters {
   float viscosity_alpha, xsph_epsilon, speed_of_sound, cfl, dt_max_ms;
   float gravity[3];
   int particles;
+  DfsphParameters dfsph;
+  PbfParameters pbf;
   static EditableParameters from(const Scene& scene, std::size_t particles) {
-    return {scene.viscosity_alpha, scene.xsph_epsilon,
-            scene.speed_of_sound,  scene.cfl,
-            scene.dt_max * 1e3f,   {scene.gravity.x, scene.gravity.y, scene.gravity.z},
-            int(particles)};
+    return {scene.viscosity_alpha,
+            scene.xsph_epsilon,
+            scene.speed_of_sound,
+            scene.cfl,
+            scene.dt_max * 1e3f,
+            {scene.gravity.x, scene.gravity.y, scene.gravity.z},
+            int(particles),
+            scene.dfsph,
+            scene.pbf};
   }
   void apply(Scene& scene) const {
     scene.viscosity_alpha = viscosity_alpha;
@@ -169,6 +176,34 @@ struct EditableParameters {
     scene.cfl = cfl;
     scene.dt_max = dt_max_ms * 1e-3f;
     scene.gravity = {gravity[0], gravity[1], gravity[2]};
+    scene.dfsph = dfsph;
+    scene.pbf = pbf;
+  }
+  // The widgets of the scene's solver: each SPH solver its own settings, then what they share. Granular and
+  // gravity scenes keep their settings in the scene file ([dem], [nbody]); the panel changes only their
+  // count.
+  void draw(const std::string& solver) {
+    if (solver == "wcsph") {
+      ImGui::DragFloat("viscosity alpha", &viscosity_alpha, 0.001f, 0.0f, 1.0f, "%.3f");
+      ImGui::DragFloat("XSPH epsilon", &xsph_epsilon, 0.01f, 0.0f, 1.0f, "%.2f");
+      ImGui::DragFloat("speed of sound", &speed_of_sound, 0.5f, 0.0f, 1000.0f, "%.1f m/s (0 = auto)");
+    } else if (solver == "dfsph") {
+      float density_percent = 100.0f * dfsph.density_error;
+      if (ImGui::DragFloat("density error", &density_percent, 0.001f, 0.0001f, 10.0f, "%.4f %%"))
+        dfsph.density_error = density_percent / 100.0f;
+      ImGui::DragInt("max iterations", &dfsph.max_iterations, 1.0f, std::max(1, dfsph.min_iterations), 10000);
+      ImGui::DragFloat("viscosity", &dfsph.viscosity, 1e-6f, 0.0f, 1.0f, "%.1e m2/s");
+    } else if (solver == "pbf") {
+      ImGui::DragInt("iterations", &pbf.iterations, 0.2f, 1, 1000);
+      ImGui::DragFloat("XSPH", &pbf.xsph, 0.001f, 0.0f, 1.0f, "%.3f");
+      ImGui::DragFloat("vorticity", &pbf.vorticity, 0.001f, 0.0f, 10.0f, "%.3f");
+    } else {
+      ImGui::TextDisabled("other settings: the scene file's [%s] table", solver.c_str());
+      return;
+    }
+    ImGui::DragFloat3("gravity", gravity, 0.1f, -100.0f, 100.0f, "%.2f m/s2");
+    ImGui::DragFloat("CFL", &cfl, 0.01f, 0.01f, 1.0f, "%.2f");
+    ImGui::DragFloat("dt max", &dt_max_ms, 0.01f, 0.001f, 10.0f, "%.3f ms");
   }
 };
 
@@ -503,13 +538,7 @@ int run_viewer(const ViewOptions& options) {
           }
           ImGui::TextDisabled("changes below apply on restart");
           ImGui::DragInt("particles", &edits.particles, 1000.0f, 1000, 50'000'000);
-          ImGui::DragFloat("viscosity alpha", &edits.viscosity_alpha, 0.001f, 0.0f, 1.0f, "%.3f");
-          ImGui::DragFloat("XSPH epsilon", &edits.xsph_epsilon, 0.01f, 0.0f, 1.0f, "%.2f");
-          ImGui::DragFloat("speed of sound", &edits.speed_of_sound, 0.5f, 0.0f, 1000.0f,
-                           "%.1f m/s (0 = auto)");
-          ImGui::DragFloat3("gravity", edits.gravity, 0.1f, -100.0f, 100.0f, "%.2f m/s2");
-          ImGui::DragFloat("CFL", &edits.cfl, 0.01f, 0.01f, 1.0f, "%.2f");
-          ImGui::DragFloat("dt max", &edits.dt_max_ms, 0.01f, 0.001f, 10.0f, "%.3f ms");
+          edits.draw(scene.solver);
           if (ImGui::Button("Apply and restart")) {
             Scene next = scene;
             edits.apply(next);

@@ -348,6 +348,26 @@ class TableReader {
 
   const toml::node* get(std::string_view key) const { return table_.get(key); }
 
+  // Calls visit(reader) for each table of the required array of tables [[PATH.key]], in file order; `purpose`
+  // completes "at least one [[PATH.key]] is required (...)". Each table's line is recorded for later errors.
+  template <typename Visit>
+  void for_each_table(std::string_view key, std::string_view purpose, Visit&& visit) const {
+    const std::string header = "[[" + full_key(key) + "]]";
+    const toml::node* node = table_.get(key);
+    if (!node) fail(key, "at least one " + header + " is required (" + std::string(purpose) + ")");
+    if (!node->is_array_of_tables()) {
+      fail(key, "expected one or more " + header + " tables, got " + describe_type(*node));
+    }
+    const toml::array& array = *node->as_array();
+    for (std::size_t i = 0; i < array.size(); ++i) {
+      const toml::node& element = *array.get(i);
+      const std::string prefix = full_key(key) + "[" + std::to_string(i) + "]";
+      const int line = static_cast<int>(element.source().begin.line);
+      scene_.key_lines[prefix] = line;
+      visit(TableReader(*element.as_table(), prefix + ".", line, file_, scene_));
+    }
+  }
+
  private:
   // TOML keeps 1 and 1.0 apart; a float parameter accepts both because "rest_density = 1000" is natural.
   static std::optional<double> as_number(const toml::node& node) {
@@ -558,22 +578,8 @@ void read_fluid(const TableReader& fluid, Scene& scene) {
   read_numbers(fluid, kFluidNumbers);
   if (auto gravity = fluid.vec3("gravity", "m/s^2", Range::closed(-1000, 1000))) scene.gravity = *gravity;
 
-  const toml::node* blocks = fluid.get("block");
-  if (!blocks) {
-    fluid.fail("block", "at least one [[fluid.block]] is required (the fluid to simulate)");
-  }
-  if (!blocks->is_array_of_tables()) {
-    fluid.fail("block", "expected one or more [[fluid.block]] tables, got " + describe_type(*blocks));
-  }
-  const toml::array& array = *blocks->as_array();
-  for (std::size_t i = 0; i < array.size(); ++i) {
-    const toml::node& block = *array.get(i);
-    const std::string prefix = "fluid.block[" + std::to_string(i) + "]";
-    const int line = static_cast<int>(block.source().begin.line);
-    scene.key_lines[prefix] = line;
-    scene.blocks.push_back(
-        read_block(TableReader(*block.as_table(), prefix + ".", line, fluid.file(), scene), scene));
-  }
+  fluid.for_each_table("block", "the fluid to simulate",
+                       [&](const TableReader& block) { scene.blocks.push_back(read_block(block, scene)); });
 }
 
 // ---- [dem] and [[dem.block]]: the granular solver
@@ -765,22 +771,11 @@ void read_dem(const TableReader& dem, Scene& scene) {
   }
   if (auto gravity = dem.vec3("gravity", "m/s^2", Range::closed(-1000, 1000))) scene.gravity = *gravity;
 
-  const toml::node* blocks = dem.get("block");
-  if (!blocks) dem.fail("block", "at least one [[dem.block]] is required (the grains to simulate)");
-  if (!blocks->is_array_of_tables()) {
-    dem.fail("block", "expected one or more [[dem.block]] tables, got " + describe_type(*blocks));
-  }
-  const toml::array& array = *blocks->as_array();
   bool any_moving = false;
-  for (std::size_t i = 0; i < array.size(); ++i) {
-    const toml::node& block = *array.get(i);
-    const std::string prefix = "dem.block[" + std::to_string(i) + "]";
-    const int line = static_cast<int>(block.source().begin.line);
-    scene.key_lines[prefix] = line;
-    d.blocks.push_back(
-        read_grain_block(TableReader(*block.as_table(), prefix + ".", line, dem.file(), scene), scene));
+  dem.for_each_table("block", "the grains to simulate", [&](const TableReader& block) {
+    d.blocks.push_back(read_grain_block(block, scene));
     any_moving = any_moving || !d.blocks.back().fixed;
-  }
+  });
   if (!any_moving)
     dem.fail("block", "every [[dem.block]] is fixed: expected at least one block of moving grains");
 }
@@ -990,20 +985,8 @@ void read_nbody(const TableReader& nbody, Scene& scene) {
   p.dt = nbody.required(nbody.number("dt", "time", Range::above(0)), "dt", "a number > 0 [time]");
   if (auto seed = nbody.integer("seed", kSeed)) settings.seed = std::uint64_t(*seed);
 
-  const toml::node* systems = nbody.get("system");
-  if (!systems) nbody.fail("system", "at least one [[nbody.system]] is required (the bodies to simulate)");
-  if (!systems->is_array_of_tables()) {
-    nbody.fail("system", "expected one or more [[nbody.system]] tables, got " + describe_type(*systems));
-  }
-  const toml::array& array = *systems->as_array();
-  for (std::size_t i = 0; i < array.size(); ++i) {
-    const toml::node& system = *array.get(i);
-    const std::string prefix = "nbody.system[" + std::to_string(i) + "]";
-    const int line = static_cast<int>(system.source().begin.line);
-    scene.key_lines[prefix] = line;
-    settings.systems.push_back(
-        read_system(TableReader(*system.as_table(), prefix + ".", line, nbody.file(), scene)));
-  }
+  nbody.for_each_table("system", "the bodies to simulate",
+                       [&](const TableReader& system) { settings.systems.push_back(read_system(system)); });
 }
 
 void read_output(const TableReader& output, Scene& scene) {

@@ -33,6 +33,7 @@
 
 #include "app/backend_choice.h"
 #include "app/exit_codes.h"
+#include "app/graphics/live_session.h"
 #include "app/graphics/particle_feed.h"
 #include "app/graphics/render_defaults.h"
 #include "app/graphics/video_encoder.h"
@@ -49,37 +50,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // ---- [Session]
-
-// Everything that a restart replaces: the simulation, its feed into GL, the look derived from it.
-struct Session {
-  Scene scene;
-  BackendChoice backend;
-  ExecutionMode mode = ExecutionMode::cpu;  // what the Lessons panel shows and switches
-  std::unique_ptr<ParticleFeed> feed;
-  SceneLook look;
-  StepStatus status;
-};
-
-// `mode`, when set, replaces the backend request (`surge view --mode`, or the mode a restart keeps).
-std::unique_ptr<Session> start_session(const Scene& scene, const std::string& backend_name,
-                                       std::optional<ExecutionMode> mode, long particles,
-                                       render::ParticleRenderer& renderer, bool show_boundary,
-                                       std::ostream& messages) {
-  auto session = std::make_unique<Session>();
-  session->scene = scene;
-  const SimulationOptions simulation_options{.particles_override = particles};
-  session->backend = mode ? choose_mode(*mode, scene, simulation_options)
-                          : choose_backend(parse_backend_request(backend_name), scene, simulation_options);
-  session->mode = mode ? *mode : session->backend.kind == "gpu" ? ExecutionMode::gpu : ExecutionMode::cpu;
-  messages << backend_line(session->backend) << '\n';
-  Simulation& simulation = *session->backend.simulation;
-  session->feed =
-      std::make_unique<ParticleFeed>(simulation, renderer.fluid(), session->backend.kind == "gpu", messages);
-  session->look = scene_look(simulation.parameters());
-  if (show_boundary) upload_boundary(scene, particles, renderer.boundary(), simulation.ledger());
-  session->status = simulation.status();
-  return session;
-}
 
 std::vector<std::filesystem::path> scenes_beside(const std::filesystem::path& scene) {
   std::vector<std::filesystem::path> files;
@@ -263,23 +233,23 @@ int run_viewer(const ViewOptions& options) {
     Scene scene = load_scene(options.scene_path);
     const std::optional<ExecutionMode> first_mode =
         options.mode.empty() ? std::nullopt : parse_mode(options.mode);
-    std::unique_ptr<Session> session = start_session(scene, options.backend, first_mode, options.particles,
-                                                     renderer, settings.show_boundary, std::cout);
+    auto session = std::make_unique<LiveSession>(scene, options.backend, first_mode, options.particles,
+                                                 renderer, settings.show_boundary, std::cout);
     LessonsPanel lessons;
     const render::CameraPreset first_preset = *render::parse_camera_preset(options.look.camera);
     auto reset_camera = [&](render::CameraPreset preset) {
-      return render::OrbitCamera::framing(session->look.domain_min, session->look.domain_max, preset);
+      return render::OrbitCamera::framing(session->look().domain_min, session->look().domain_max, preset);
     };
     render::OrbitCamera camera = reset_camera(first_preset);
     auto reset_colors = [&] {
-      settings.particle_radius = session->look.particle_radius;
+      settings.particle_radius = session->look().particle_radius;
       std::tie(settings.color_min, settings.color_max) =
-          default_color_range(settings.color_by, session->look);
+          default_color_range(settings.color_by, session->look());
     };
     reset_colors();
 
     std::vector<std::filesystem::path> scene_files = scenes_beside(options.scene_path);
-    EditableParameters edits = EditableParameters::from(scene, session->backend.simulation->fluid_count());
+    EditableParameters edits = EditableParameters::from(scene, session->simulation().fluid_count());
     bool paused = false, single_step = false, show_panels = true, show_help = false;
     bool fullscreen = false;
     int windowed_pos[2] = {0, 0}, windowed_size[2] = {options.look.width, options.look.height};
@@ -296,7 +266,7 @@ int run_viewer(const ViewOptions& options) {
     bool stirring = false;
     Vec3f last_hand_point{};
     auto default_hand_radius = [&] {
-      return 0.1f * std::sqrt(length_squared(session->look.domain_max - session->look.domain_min));
+      return 0.1f * std::sqrt(length_squared(session->look().domain_max - session->look().domain_min));
     };
     float hand_radius = default_hand_radius();
 
@@ -305,13 +275,13 @@ int run_viewer(const ViewOptions& options) {
       particles_now = particles;
       recording.reset();
       // A restart keeps the mode, except a hybrid one for a solver that has none (then the gpu mode).
-      ExecutionMode mode = session->mode;
+      ExecutionMode mode = session->mode();
       if (next.solver != "wcsph" && mode_needs_gpu(mode)) mode = ExecutionMode::gpu;
       session.reset();  // the old simulation's GPU memory goes before the new one is allocated
-      session =
-          start_session(next, options.backend, mode, particles, renderer, settings.show_boundary, std::cout);
+      session = std::make_unique<LiveSession>(next, options.backend, mode, particles, renderer,
+                                              settings.show_boundary, std::cout);
       scene = next;
-      edits = EditableParameters::from(scene, session->backend.simulation->fluid_count());
+      edits = EditableParameters::from(scene, session->simulation().fluid_count());
       reset_colors();
       ledger_bytes_last = 0;
       hand_radius = default_hand_radius();
@@ -332,31 +302,9 @@ int run_viewer(const ViewOptions& options) {
     };
     // The Lessons panel's live switch: the same particles, time and step, continued in `next`.
     auto switch_mode = [&](ExecutionMode next) {
-      // switch_execution_mode continues WCSPH particles; another solver's state would be misread.
-      if (scene.solver != "wcsph")
-        throw std::runtime_error("the live mode switch runs the wcsph solver only, not " + scene.solver);
-      const ExecutionMode from = session->mode;
-      const SimulationOptions simulation_options{.particles_override = particles_now};
-      std::unique_ptr<Simulation> switched = switch_execution_mode(
-          *session->backend.simulation, build_setup(scene, particles_now), next, simulation_options);
-      session->feed.reset();  // it refers to the simulation being replaced
-      session->backend.simulation = std::move(switched);
-      session->backend.kind = mode_name(next);  // as choose_mode names it
-      // describe_mode names the device for cpu and gpu; a hybrid mode's text needs its name in front.
-      session->backend.description = next == ExecutionMode::cpu || next == ExecutionMode::gpu
-                                         ? describe_mode(next)
-                                         : std::string(mode_name(next)) + ": " + describe_mode(next);
-      session->mode = next;
-      Simulation& simulation = *session->backend.simulation;
-      session->feed =
-          std::make_unique<ParticleFeed>(simulation, renderer.fluid(), next == ExecutionMode::gpu, std::cout);
-      session->status = simulation.status();
+      last_message = session->switch_mode(next, renderer, std::cout);
       ledger_bytes_last = 0;
       stirring = false;
-      char line[160];
-      std::snprintf(line, sizeof line, "mode %s -> %s at step %ld, t = %.6f s", mode_name(from),
-                    mode_name(next), session->status.step, session->status.time_s);
-      last_message = line;
       std::cout << last_message << '\n';
     };
     if (options.fullscreen) toggle_fullscreen();
@@ -375,34 +323,27 @@ int run_viewer(const ViewOptions& options) {
         glfwWaitEvents();
         continue;
       }
-      Simulation& simulation = *session->backend.simulation;
+      Simulation& simulation = session->simulation();
 
-      // Step. status() is a small readback that shows in the ledger: twice a second, or when paused.
-      const std::size_t ledger_bytes_before_steps = simulation.ledger().total_bytes();
-      if (!paused || single_step) {
-        const int steps = single_step ? 1 : steps_per_frame;
-        for (int k = 0; k < steps; ++k) simulation.step();
-        particle_steps_per_s = double(simulation.fluid_count()) * steps * fps;
-      }
-      const std::size_t step_bytes = simulation.ledger().total_bytes() - ledger_bytes_before_steps;
+      // Step, then feed GL. status() is a small readback that shows in the ledger: twice a second, or when
+      // paused.
       const bool stepped = !paused || single_step;
+      const int steps = !stepped ? 0 : single_step ? 1 : steps_per_frame;
       single_step = false;
-      if (stepped && (frame % 30 == 0 || paused)) {
-        session->status = simulation.status();
-        if (session->status.instability != Instability::none) {
-          last_message = "unstable: " + session->status.diagnosis() + " (paused; Backspace restarts)";
-          std::cerr << last_message << '\n';
-          paused = true;
-        }
+      const FrameFigures figures =
+          session->frame(steps, stepped && (frame % 30 == 0 || paused), settings.color_by);
+      if (stepped) particle_steps_per_s = double(simulation.fluid_count()) * steps * fps;
+      if (session->status().instability != Instability::none && !paused) {
+        last_message = "unstable: " + session->status().diagnosis() + " (paused; Backspace restarts)";
+        std::cerr << last_message << '\n';
+        paused = true;
       }
-      session->feed->update(settings.color_by);
-      const StageTimes stages = simulation.stage_times();
+      const StageTimes& stages = figures.stages;
       if (stages.steps > 0) {
         last_stages = stages;
-        lessons.record(session->mode, stages, step_bytes);
+        lessons.record(session->mode(), stages, figures.step_bytes);
         history.add(float(stages.total_ms() / double(stages.steps)));
       }
-      simulation.reset_timers();
 
       // Draw the particles, then capture before the panels cover them.
       glBindFramebuffer(GL_FRAMEBUFFER, 0);
@@ -444,7 +385,7 @@ int run_viewer(const ViewOptions& options) {
         if (stirring && frame_s > 0) {
           hand.velocity = (1.0f / float(frame_s)) * (point - last_hand_point);
           const float speed = std::sqrt(length_squared(hand.velocity)),
-                      limit = session->look.speed_of_sound / 10.0f;
+                      limit = session->look().speed_of_sound / 10.0f;
           if (speed > limit) hand.velocity = (limit / speed) * hand.velocity;
         }
         last_hand_point = point;
@@ -498,13 +439,13 @@ int run_viewer(const ViewOptions& options) {
         ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
         ImGui::Begin("Surge");
-        ImGui::TextUnformatted(session->backend.description.c_str());
+        ImGui::TextUnformatted(session->backend().description.c_str());
         ImGui::Text("%zu fluid + %zu wall particles", simulation.fluid_count(), simulation.boundary_count());
-        ImGui::Text("t = %.4f s, step %ld, dt = %.2e s", session->status.time_s, session->status.step,
-                    double(session->status.dt_s));
+        ImGui::Text("t = %.4f s, step %ld, dt = %.2e s", session->status().time_s, session->status().step,
+                    double(session->status().dt_s));
         ImGui::Text("%.1f fps, %.3g particle-steps/s", fps, particle_steps_per_s);
         ImGui::Text("bus: %.0f bytes/frame (%s)", bus_bytes_per_frame,
-                    session->feed->using_interop() ? "interop" : "host upload");
+                    session->feed().using_interop() ? "interop" : "host upload");
 
         if (ImGui::CollapsingHeader("Run", ImGuiTreeNodeFlags_DefaultOpen)) {
           if (ImGui::Button(paused ? "Run" : "Pause")) paused = !paused;
@@ -561,7 +502,7 @@ int run_viewer(const ViewOptions& options) {
                            0.0f, FLT_MAX, ImVec2(0, 60));
         }
         if (ImGui::CollapsingHeader("Lessons", first_mode ? ImGuiTreeNodeFlags_DefaultOpen : 0)) {
-          if (const auto picked = lessons.draw(session->mode, scene.solver)) switch_to = picked;
+          if (const auto picked = lessons.draw(session->mode(), scene.solver)) switch_to = picked;
         }
         if (ImGui::CollapsingHeader("View", ImGuiTreeNodeFlags_DefaultOpen)) {
           int color_by = int(settings.color_by);
@@ -608,7 +549,7 @@ int run_viewer(const ViewOptions& options) {
       if (options.frames > 0 && frame >= options.frames) {
         if (!options.screenshot.empty()) screenshot(options.screenshot, width, height);
         const StepStatus last = simulation.status();
-        std::cout << "last frame: mode " << mode_name(session->mode) << ", step " << last.step
+        std::cout << "last frame: mode " << mode_name(session->mode()) << ", step " << last.step
                   << ", t = " << last.time_s << " s\n";
         glfwSetWindowShouldClose(window, GLFW_TRUE);
       }

@@ -1,0 +1,69 @@
+#include "app/graphics/live_session.h"
+
+#include <cstdio>
+#include <ostream>
+#include <stdexcept>
+
+#include "sim/backend/simulation_factory.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge::app {
+
+LiveSession::LiveSession(const Scene& scene, const std::string& backend_request,
+                         std::optional<ExecutionMode> mode, long particles,
+                         render::ParticleRenderer& renderer, bool show_boundary, std::ostream& messages)
+    : scene_(scene), particles_(particles) {
+  const SimulationOptions simulation_options{.particles_override = particles};
+  backend_ = mode ? choose_mode(*mode, scene, simulation_options)
+                  : choose_backend(parse_backend_request(backend_request), scene, simulation_options);
+  mode_ = mode ? *mode : backend_.kind == "gpu" ? ExecutionMode::gpu : ExecutionMode::cpu;
+  messages << backend_line(backend_) << '\n';
+  Simulation& running = simulation();
+  feed_ = std::make_unique<ParticleFeed>(running, renderer.fluid(), backend_.kind == "gpu", messages);
+  look_ = scene_look(running.parameters());
+  if (show_boundary) upload_boundary(scene, particles, renderer.boundary(), running.ledger());
+  status_ = running.status();
+}
+
+FrameFigures LiveSession::frame(int steps, bool read_status, render::ColorBy color_by) {
+  Simulation& running = simulation();
+  FrameFigures figures;
+  const std::size_t before_steps = running.ledger().total_bytes();
+  for (int k = 0; k < steps; ++k) running.step();
+  figures.step_bytes = running.ledger().total_bytes() - before_steps;
+  if (read_status) status_ = running.status();
+  const std::size_t before_feed = running.ledger().total_bytes();
+  feed_->update(color_by);
+  figures.feed_bytes = running.ledger().total_bytes() - before_feed;
+  figures.stages = running.stage_times();
+  running.reset_timers();
+  return figures;
+}
+
+std::string LiveSession::switch_mode(ExecutionMode next, render::ParticleRenderer& renderer,
+                                     std::ostream& messages) {
+  // switch_execution_mode continues WCSPH particles; another solver's state would be misread.
+  if (scene_.solver != "wcsph")
+    throw std::runtime_error("the live mode switch runs the wcsph solver only, not " + scene_.solver);
+  const ExecutionMode from = mode_;
+  const SimulationOptions simulation_options{.particles_override = particles_};
+  std::unique_ptr<Simulation> switched =
+      switch_execution_mode(simulation(), build_setup(scene_, particles_), next, simulation_options);
+  feed_.reset();  // it refers to the simulation being replaced
+  backend_.simulation = std::move(switched);
+  backend_.kind = mode_name(next);  // as choose_mode names it
+  // describe_mode names the device for cpu and gpu; a hybrid mode's text needs its name in front.
+  backend_.description = next == ExecutionMode::cpu || next == ExecutionMode::gpu
+                             ? describe_mode(next)
+                             : std::string(mode_name(next)) + ": " + describe_mode(next);
+  mode_ = next;
+  Simulation& running = simulation();
+  feed_ = std::make_unique<ParticleFeed>(running, renderer.fluid(), next == ExecutionMode::gpu, messages);
+  status_ = running.status();
+  char line[160];
+  std::snprintf(line, sizeof line, "mode %s -> %s at step %ld, t = %.6f s", mode_name(from), mode_name(next),
+                status_.step, status_.time_s);
+  return line;
+}
+
+}  // namespace surge::app

@@ -37,6 +37,7 @@ if [ -z "${GPU_ONLY:-}" ]; then  # GPU_ONLY=1: the gpu label only, when device t
   echo "== ctest (all)"
   ctest --test-dir build-gpu -j8 2>&1 | tail -5
 fi
+if [ -n "${TESTS_ONLY:-}" ]; then exit 0; fi  # TESTS_ONLY=1: no benchmarks (GTEST_FILTER narrows the tests)
 echo "== frames: one step + every particle drawn as a sphere at 1920x1080, offscreen (EGL device), 1M and 4M"
 build-gpu/surge bench scenes/dam_break.toml --backend gpu --particles 1048576,4194304 --steps 200 --render \
   --size 1920x1080 2>&1 | tee "$out/bench-render.txt"

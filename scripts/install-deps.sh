@@ -12,7 +12,7 @@ packages=(
   # render offscreen without a GPU or X server (the rendering tests).
   python3-glad libstb-dev libegl1 libegl-mesa0 libgl1-mesa-dri
   # `surge view`: a GLFW window with Dear ImGui; Xvfb runs its test without a display.
-  libglfw3-dev libimgui-dev xvfb xauth
+  libglfw3-dev libimgui-dev xvfb xauth xdotool
   # `--video` pipes frames to ffmpeg; the CLI test encodes a short MP4.
   ffmpeg
   librsvg2-bin fonts-dejavu-core  # rsvg-convert draws the PNG of `surge validate` plots from their SVG

@@ -92,6 +92,13 @@ std::string timestamp() {
   return text;
 }
 
+// "STEM.png", or "STEM-2.png", "STEM-3.png"... when taken: two screenshots in one second keep both.
+std::filesystem::path unused_name(const std::string& stem, const std::string& extension) {
+  std::filesystem::path name = stem + extension;
+  for (int k = 2; std::filesystem::exists(name); ++k) name = stem + "-" + std::to_string(k) + extension;
+  return name;
+}
+
 // ---- [Panels]
 
 constexpr const char* kHelpText =
@@ -177,6 +184,11 @@ struct EditableParameters {
   }
 };
 
+// The keys pressed since the last frame, in order (see the key callback in run_viewer).
+struct KeyPresses {
+  std::vector<int> keys;
+};
+
 void glfw_error(int code, const char* text) {
   std::cerr << "GLFW error " << code << ": " << text << '\n';
 }
@@ -220,6 +232,14 @@ int run_viewer(const ViewOptions& options) {
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // no imgui.ini littered in the working directory
   ImGui::StyleColorsDark();
+  // Key presses are queued here as GLFW delivers them, then read once per frame: ImGui 1.86 keeps only
+  // whether a key is down at the start of a frame, so a tap shorter than one frame (common when a large
+  // scene runs at a few frames per second) would be lost. Installed first, so ImGui's callback chains to it.
+  KeyPresses key_presses;
+  glfwSetWindowUserPointer(window, &key_presses);
+  glfwSetKeyCallback(window, [](GLFWwindow* w, int key, int, int action, int) {
+    if (action == GLFW_PRESS) static_cast<KeyPresses*>(glfwGetWindowUserPointer(w))->keys.push_back(key);
+  });
   ImGui_ImplGlfw_InitForOpenGL(window, true);
   ImGui_ImplOpenGL3_Init("#version 450 core");
 
@@ -310,7 +330,10 @@ int run_viewer(const ViewOptions& options) {
     if (options.fullscreen) toggle_fullscreen();
     auto screenshot = [&](const std::filesystem::path& file, int width, int height) {
       render::write_png(file, width, height, read_window(width, height));
-      last_message = "saved " + file.string();
+      char where[96];
+      std::snprintf(where, sizeof where, " (step %ld, t = %.6f s)", session->simulation().status().step,
+                    session->simulation().status().time_s);
+      last_message = "saved " + file.string() + where;
       std::cout << last_message << '\n';
     };
 
@@ -408,7 +431,9 @@ int run_viewer(const ViewOptions& options) {
       if (options.switch_after_frames > 0 && frame == options.switch_after_frames)
         switch_to = parse_mode(options.switch_to_mode);
       if (!io.WantCaptureKeyboard) {
-        auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+        auto pressed = [&](int key) {
+          return std::find(key_presses.keys.begin(), key_presses.keys.end(), key) != key_presses.keys.end();
+        };
         if (pressed(GLFW_KEY_SPACE)) paused = !paused;
         if (pressed(GLFW_KEY_N)) paused = true, single_step = true;
         if (pressed(GLFW_KEY_BACKSPACE)) restart_now = true;
@@ -433,12 +458,16 @@ int run_viewer(const ViewOptions& options) {
         if (pressed(GLFW_KEY_H) || pressed(GLFW_KEY_F1)) show_help = !show_help;
         if (pressed(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window, GLFW_TRUE);
       }
+      key_presses.keys.clear();  // typed into an ImGui field, or handled above
 
       // ---- [Panels]
       if (show_panels) {
         ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
         ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
         ImGui::Begin("Surge");
+        // Tab is the viewer's show/hide-panels key; as ImGui's tab stop it would move into the first field
+        // and take every following key.
+        ImGui::PushAllowKeyboardFocus(false);
         ImGui::TextUnformatted(session->backend().description.c_str());
         ImGui::Text("%zu fluid + %zu wall particles", simulation.fluid_count(), simulation.boundary_count());
         ImGui::Text("t = %.4f s, step %ld, dt = %.2e s", session->status().time_s, session->status().step,
@@ -532,6 +561,7 @@ int run_viewer(const ViewOptions& options) {
           if (ImGui::Button("Help (H)")) show_help = !show_help;
         }
         if (!last_message.empty()) ImGui::TextWrapped("%s", last_message.c_str());
+        ImGui::PopAllowKeyboardFocus();
         ImGui::End();
       }
       if (show_help) {
@@ -545,12 +575,9 @@ int run_viewer(const ViewOptions& options) {
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
       // ---- [Capture] (the panels are in the back buffer now; screenshots taken here include them)
-      if (take_screenshot) screenshot("surge-" + timestamp() + ".png", width, height);
+      if (take_screenshot) screenshot(unused_name("surge-" + timestamp(), ".png"), width, height);
       if (options.frames > 0 && frame >= options.frames) {
         if (!options.screenshot.empty()) screenshot(options.screenshot, width, height);
-        const StepStatus last = simulation.status();
-        std::cout << "last frame: mode " << mode_name(session->mode()) << ", step " << last.step
-                  << ", t = " << last.time_s << " s\n";
         glfwSetWindowShouldClose(window, GLFW_TRUE);
       }
       if (toggle_recording) {
@@ -559,6 +586,7 @@ int run_viewer(const ViewOptions& options) {
           last_message =
               "recorded " + std::to_string(recording->frames) + " frames in " + recording->directory.string();
           recording.reset();
+          std::cout << last_message << '\n';
         } else {
           recording.emplace();
           recording->directory = "surge-recording-" + timestamp();
@@ -572,6 +600,7 @@ int run_viewer(const ViewOptions& options) {
             last_message =
                 "recording PNG frames to " + recording->directory.string() + " (no ffmpeg: no MP4)";
           }
+          std::cout << last_message << '\n';
         }
       }
       if (switch_to) {
@@ -591,6 +620,9 @@ int run_viewer(const ViewOptions& options) {
       }
       glfwSwapBuffers(window);
     }
+    const StepStatus last = session->simulation().status();
+    std::cout << "last frame: mode " << mode_name(session->mode()) << ", step " << last.step
+              << ", t = " << last.time_s << " s\n";
     if (recording && recording->video) recording->video->finish();
   }
   ImGui_ImplOpenGL3_Shutdown();

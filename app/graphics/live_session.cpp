@@ -42,13 +42,10 @@ FrameFigures LiveSession::frame(int steps, bool read_status, render::ColorBy col
 
 std::string LiveSession::switch_mode(ExecutionMode next, render::ParticleRenderer& renderer,
                                      std::ostream& messages) {
-  // switch_execution_mode continues WCSPH particles; another solver's state would be misread.
-  if (scene_.solver != "wcsph")
-    throw std::runtime_error("the live mode switch runs the wcsph solver only, not " + scene_.solver);
   const ExecutionMode from = mode_;
   const SimulationOptions simulation_options{.particles_override = particles_};
   std::unique_ptr<Simulation> switched =
-      switch_execution_mode(simulation(), build_setup(scene_, particles_), next, simulation_options);
+      switch_execution_mode(simulation(), scene_, next, simulation_options);
   feed_.reset();  // it refers to the simulation being replaced
   backend_.simulation = std::move(switched);
   backend_.kind = mode_name(next);  // as choose_mode names it

@@ -42,8 +42,8 @@ class LiveSession {
 
   // The Lessons panel's switch: the particles, time and step of the running simulation continued in `next`
   // (sim/backend/simulation_factory.h, switch_execution_mode), fed to the same GL buffers. Returns the line
-  // the viewer prints: "mode cpu -> gpu at step S, t = T s". The wcsph solver only; another solver is
-  // std::runtime_error, and the session is unchanged.
+  // the viewer prints: "mode cpu -> gpu at step S, t = T s". What cannot switch (why_no_live_switch) is
+  // std::invalid_argument, and the session is unchanged.
   std::string switch_mode(ExecutionMode next, render::ParticleRenderer& renderer, std::ostream& messages);
 
   Simulation& simulation() { return *backend_.simulation; }

@@ -9,6 +9,7 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace surge {
@@ -39,6 +40,18 @@ inline std::optional<ExecutionMode> parse_mode(std::string_view name) {
 
 inline bool mode_needs_gpu(ExecutionMode mode) {
   return mode != ExecutionMode::cpu;
+}
+
+// Why a run of `solver` cannot be switched live into `mode` (the viewer's Lessons panel); empty when it
+// can, the hardware aside. The fluid solvers' state is their particles, so they continue from a download;
+// the hybrid modes exist for wcsph only.
+inline std::string why_no_live_switch(const std::string& solver, ExecutionMode mode) {
+  if (solver == "wcsph") return "";
+  if (solver == "dfsph" || solver == "pbf")
+    return mode == ExecutionMode::cpu || mode == ExecutionMode::gpu
+               ? ""
+               : "the hybrid modes run the wcsph solver only";
+  return "the live switch runs the fluid solvers (wcsph, dfsph, pbf), not " + solver;
 }
 
 }  // namespace surge

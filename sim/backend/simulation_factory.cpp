@@ -84,4 +84,21 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sph
   return make_wcsph_simulation(continue_from(setup, frame), mode, options);
 }
 
+std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Scene& scene, ExecutionMode mode,
+                                                  const SimulationOptions& options) {
+  if (const std::string why = why_no_live_switch(scene.solver, mode); !why.empty())
+    throw std::invalid_argument(std::string("cannot switch to mode ") + mode_name(mode) + ": " + why);
+  const SphSetup setup = build_setup(scene, options.particles_override);
+  if (scene.solver == "wcsph") return switch_execution_mode(running, setup, mode, options);
+  ParticleFrame frame;
+  running.download(frame);
+  const SphSetup continued = continue_from(setup, frame);
+  const bool gpu = mode == ExecutionMode::gpu;
+  if (scene.solver == "dfsph")
+    return gpu ? make_cuda_dfsph_simulation(continued, scene.dfsph, options.index_build)
+               : make_cpu_dfsph_simulation(continued, scene.dfsph);
+  return gpu ? make_cuda_pbf_simulation(continued, scene.pbf, options.index_build)
+             : make_cpu_pbf_simulation(continued, scene.pbf);
+}
+
 }  // namespace surge

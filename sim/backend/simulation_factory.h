@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "sim/backend/execution_mode.h"
 #include "sim/backend/simulation.h"
@@ -43,6 +44,12 @@ std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, Executi
 // not hold: the parameters, the grid and the walls.
 std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const SphSetup& setup,
                                                   ExecutionMode mode, const SimulationOptions& options = {});
+
+// The same for any fluid scene: wcsph in every mode, dfsph and pbf between cpu and gpu (their state is the
+// particles; DFSPH's warm start begins again from zero, which costs a few iterations in the first steps).
+// Another solver or mode is std::invalid_argument, and `running` is left as it was.
+std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Scene& scene, ExecutionMode mode,
+                                                  const SimulationOptions& options = {});
 
 // `setup` with its fluid replaced by `frame` (positions, velocities, ids, time and step).
 SphSetup continue_from(const SphSetup& setup, const ParticleFrame& frame);

@@ -30,6 +30,9 @@ struct FluidState {
     exec.allocate(density, n);
     exec.allocate(pressure, n);
     status.dt_s = params.dt_max;
+    // A run continued from a frame (a live mode switch) goes on at the frame's time and step.
+    status.time_s = setup.fluid.time_s;
+    status.step = setup.fluid.step;
   }
 
   // Sorts the particles by cell; `carried` are the solver's own per-particle arrays that move with them.

@@ -54,7 +54,15 @@ TEST(ModeComparison, ModesThatNeedAGpuOrAnotherSolverAreRefusedWithTheReason) {
   const std::string no_gpu = "no CUDA device";
   for (ExecutionMode mode : kExecutionModes) {
     EXPECT_EQ(why_mode_unavailable(mode, "wcsph", ""), "") << mode_name(mode);
-    EXPECT_NE(why_mode_unavailable(mode, "dfsph", ""), "") << mode_name(mode);
+    EXPECT_NE(why_mode_unavailable(mode, "dem", ""), "") << mode_name(mode);
+    EXPECT_NE(why_mode_unavailable(mode, "nbody", ""), "") << mode_name(mode);
+  }
+  // DFSPH and PBF switch between cpu and gpu; the hybrid modes are WCSPH's.
+  for (const char* solver : {"dfsph", "pbf"}) {
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, solver, ""), "");
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, solver, ""), "");
+    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "");
+    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, solver, ""), "");
   }
   EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, "wcsph", no_gpu), "");
   for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap, ExecutionMode::gpu}) {

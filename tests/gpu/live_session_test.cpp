@@ -116,5 +116,41 @@ TEST(LiveSession, LessonsPanelSwitchesThroughEveryModeWithTheSameParticles) {
   EXPECT_EQ(mismatches, 0u);
 }
 
+// PBF through the same session: cpu -> gpu -> cpu. On the GPU its frames reach GL through interop (zero
+// feed bytes); the run continues at the same step and stays with a CPU-only run within the CPU/GPU
+// agreement the incompressible GPU tests hold (tests/gpu/gpu_incompressible_test.cpp).
+TEST(LiveSession, PbfSwitchesBetweenCpuAndGpu) {
+  Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
+  scene.solver = "pbf";
+  constexpr long kParticles = 50000;
+  render::HeadlessGlContext context(0);
+  ASSERT_TRUE(context.on_cuda_device()) << context.description();
+  render::ParticleRenderer renderer;
+  std::ostringstream messages;
+  app::LiveSession session(scene, "cpu", ExecutionMode::cpu, kParticles, renderer, false, messages);
+  long steps_done = 0;
+  for (ExecutionMode mode : {ExecutionMode::cpu, ExecutionMode::gpu, ExecutionMode::cpu}) {
+    if (mode != session.mode() || steps_done > 0) {
+      std::cout << session.switch_mode(mode, renderer, messages) << '\n';
+      ASSERT_EQ(session.status().step, steps_done);
+    }
+    std::size_t feed_bytes = 0;
+    for (int f = 0; f < 5; ++f) {
+      feed_bytes += session.frame(2, false, render::ColorBy::speed).feed_bytes;
+      steps_done += 2;
+    }
+    EXPECT_EQ(session.feed().using_interop(), mode == ExecutionMode::gpu) << messages.str();
+    if (mode == ExecutionMode::gpu) EXPECT_EQ(feed_bytes, 0u);
+  }
+  const SphSetup setup = build_setup(scene, kParticles);
+  auto reference = make_simulation(scene, ExecutionMode::cpu, {.particles_override = kParticles});
+  for (long s = 0; s < steps_done; ++s) reference->step();
+  const double difference =
+      largest_difference(positions_by_id(*reference), positions_by_id(session.simulation()));
+  std::cout << "pbf: largest difference from a cpu-only run after " << steps_done << " steps: " << difference
+            << " m (spacing " << setup.params.spacing << " m)\n";
+  EXPECT_LT(difference, 2e-2 * setup.params.spacing);
+}
+
 }  // namespace
 }  // namespace surge

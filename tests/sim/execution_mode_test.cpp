@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
+#include <string>
 
 #include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation_factory.h"
@@ -72,6 +74,59 @@ TEST(ExecutionMode, SwitchingModeContinuesTheSameRun) {
         std::max(travelled, double(std::sqrt(length_squared(xyz(pa[i]) - xyz(setup.fluid.position[i])))));
   }
   EXPECT_GT(travelled, 1e-5) << "the particles moved, so equality means something";
+}
+
+// DFSPH and PBF switch between cpu and gpu through the scene: here cpu -> cpu, which must continue at the
+// same step and time. PBF's state is its particles, so the continued run is the uninterrupted one exactly;
+// DFSPH's warm start (last step's pressure values) begins again from zero, so its solves stop at slightly
+// different iterates, within their density tolerance: the difference stays far below a spacing.
+TEST(ExecutionMode, IncompressibleSolversSwitchThroughTheScene) {
+  for (const char* solver : {"pbf", "dfsph"}) {
+    Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
+    scene.solver = solver;
+    const SimulationOptions options{.particles_override = 3000};
+    auto straight = make_simulation(scene, ExecutionMode::cpu, options);
+    auto first = make_simulation(scene, ExecutionMode::cpu, options);
+    for (int s = 0; s < 30; ++s) straight->step();
+    for (int s = 0; s < 15; ++s) first->step();
+    auto second = switch_execution_mode(*first, scene, ExecutionMode::cpu, options);
+    EXPECT_EQ(second->status().step, 15) << solver;
+    EXPECT_DOUBLE_EQ(second->status().time_s, first->status().time_s) << solver;
+    for (int s = 0; s < 15; ++s) second->step();
+    EXPECT_EQ(second->status().step, 30) << solver;
+    ParticleFrame fa, fb;
+    straight->download(fa);
+    second->download(fb);
+    const auto pa = by_id(fa), pb = by_id(fb);
+    ASSERT_EQ(pa.size(), pb.size());
+    double largest = 0, travelled = 0;
+    for (std::size_t i = 0; i < pa.size(); ++i) {
+      largest = std::max(largest, double(std::sqrt(length_squared(xyz(pa[i]) - xyz(pb[i])))));
+      travelled = std::max(travelled, double(std::sqrt(length_squared(xyz(pa[i]) - xyz(fa.position[0])))));
+    }
+    const double spacing = build_setup(scene, 3000).params.spacing;
+    std::printf("%s: largest difference from the uninterrupted run %.3e m (spacing %.3e m)\n", solver,
+                largest, spacing);
+    if (std::string(solver) == "pbf")
+      EXPECT_EQ(largest, 0.0) << "PBF continues exactly";
+    else
+      EXPECT_LT(largest, 2e-2 * spacing) << "DFSPH within its solve tolerance";
+  }
+}
+
+TEST(ExecutionMode, GranularAndGravityRunsAndHybridIncompressibleRunsAreNotSwitched) {
+  Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
+  scene.solver = "pbf";
+  auto running = make_simulation(scene, ExecutionMode::cpu, {.particles_override = 500});
+  try {
+    switch_execution_mode(*running, scene, ExecutionMode::hybrid, {.particles_override = 500});
+    ADD_FAILURE() << "pbf was switched into hybrid";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("wcsph"), std::string::npos) << e.what();
+  }
+  EXPECT_NE(why_no_live_switch("dem", ExecutionMode::cpu).find("dem"), std::string::npos);
+  EXPECT_NE(why_no_live_switch("nbody", ExecutionMode::gpu).find("nbody"), std::string::npos);
+  EXPECT_EQ(running->status().step, 0) << "the refused switch left the run as it was";
 }
 
 }  // namespace

@@ -140,7 +140,9 @@ TEST(LiveSession, PbfSwitchesBetweenCpuAndGpu) {
       steps_done += 2;
     }
     EXPECT_EQ(session.feed().using_interop(), mode == ExecutionMode::gpu) << messages.str();
-    if (mode == ExecutionMode::gpu) EXPECT_EQ(feed_bytes, 0u);
+    if (mode == ExecutionMode::gpu) {
+      EXPECT_EQ(feed_bytes, 0u);
+    }
   }
   const SphSetup setup = build_setup(scene, kParticles);
   auto reference = make_simulation(scene, ExecutionMode::cpu, {.particles_override = kParticles});

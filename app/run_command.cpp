@@ -98,13 +98,15 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   run->add_option("--every", options.every,
                   "Export a frame every K steps (default: the scene's output.every)")
       ->check(CLI::NonNegativeNumber);
-  run->add_flag("--export-sync", options.export_sync,
-                "Write frames on the stepping thread, which waits meanwhile (default: a writer thread writes "
-                "while the simulation steps on; docs/lessons/6-trajectories.md)");
+  CLI::Option* export_sync = run->add_flag(
+      "--export-sync", options.export_sync,
+      "Write frames on the stepping thread, which waits meanwhile (default: a writer thread writes "
+      "while the simulation steps on; docs/lessons/6-trajectories.md)");
   run->add_option("--export-queue", options.export_queue,
                   "Overlapped export: frames snapshotted but not yet written before stepping waits")
       ->check(CLI::Range(std::size_t{1}, OverlappedExporter::kMaxQueueDepth))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->excludes(export_sync);
   run->add_flag("--quiet", options.quiet, "No progress output");
   run->add_option("--render", options.render.frames_dir,
                   "Render PNG frames offscreen (EGL, no display needed) into DIR, one every --every steps")

@@ -244,6 +244,9 @@ TEST_F(Cli, ExportQueueOutOfRangeIsAUsageError) {
       surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "1", "--export-queue", "9"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "--export-queue"));
+  const Result both = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "1", "--export-queue",
+                             "3", "--export-sync"});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
 }
 
 TEST_F(Cli, ProgressWithoutTerminalIsPlainLines) {

@@ -5,25 +5,60 @@
 #include <utility>
 
 namespace surge::app {
+namespace {
 
-FrameWriter::FrameWriter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats,
-                         int every)
-    : directory_(std::move(directory)),
-      name_(std::move(name)),
-      has_series_(std::find(formats.begin(), formats.end(), ExportFormat::vtk) != formats.end()),
-      every_(every) {
-  if (every_ > 0 && !formats.empty()) exporter_.emplace(directory_, name_, std::move(formats));
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-void FrameWriter::write_if_due(Simulation& simulation, const StepStatus& status) {
-  if (!exporter_ || status.step % every_ != 0) return;
+}  // namespace
+
+FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory, std::string name,
+                         std::vector<ExportFormat> formats, int every, ExportPipeline pipeline)
+    : simulation_(simulation),
+      directory_(std::move(directory)),
+      name_(std::move(name)),
+      has_series_(std::find(formats.begin(), formats.end(), ExportFormat::vtk) != formats.end()),
+      every_(every),
+      pipeline_(pipeline) {
+  if (every_ <= 0 || formats.empty()) return;
+  FrameExporter exporter(directory_, name_, std::move(formats));
+  if (pipeline_.overlapped) {
+    overlapped_ =
+        std::make_unique<OverlappedExporter>(simulation_, std::move(exporter), pipeline_.queue_depth);
+  } else {
+    serial_.emplace(std::move(exporter));
+  }
+}
+
+void FrameWriter::write_if_due(const StepStatus& status) {
+  if (!enabled() || status.step % every_ != 0) return;
+  if (overlapped_) {
+    overlapped_->submit(status);
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
-  simulation.download(frame_);
+  simulation_.download(frame_);
+  serial_times_.snapshot_s += seconds_since(start);
   // The frame is stamped from the status the caller already holds, so file times match the progress shown.
   frame_.step = status.step;
   frame_.time_s = status.time_s;
-  exporter_->write(frame_);
-  seconds_spent_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const auto write_start = std::chrono::steady_clock::now();
+  serial_->write(frame_);
+  serial_times_.writer_s += seconds_since(write_start);
+  serial_times_.frames_written = serial_->frames_written();
+}
+
+void FrameWriter::finish() {
+  if (overlapped_) overlapped_->finish();
+}
+
+int FrameWriter::frames_written() const {
+  return times().frames_written;
+}
+
+ExportTimes FrameWriter::times() const {
+  return overlapped_ ? overlapped_->times() : serial_times_;
 }
 
 std::filesystem::path FrameWriter::location() const {

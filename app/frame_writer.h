@@ -1,36 +1,56 @@
 // Exported frames of a run: the initial frame and every K-th step, written through FrameExporter.
 // Without formats or with K = 0 it writes nothing and creates no directory.
+// Two ways (docs/lessons/6-trajectories.md): serial, where the stepping thread downloads the particles and
+// formats and writes the files itself while the simulation waits; or overlapped (the default), where it
+// only snapshots them and a writer thread writes (sim/io/overlapped_exporter.h).
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/backend/simulation.h"
 #include "sim/io/exporters.h"
+#include "sim/io/overlapped_exporter.h"
 
 namespace surge::app {
 
+struct ExportPipeline {
+  bool overlapped = true;       // false: --export-sync, the serial path
+  std::size_t queue_depth = 2;  // overlapped: frames snapshotted but not yet written
+};
+
 class FrameWriter {
  public:
-  FrameWriter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats,
-              int every);
-  bool enabled() const { return exporter_.has_value(); }
-  void write_if_due(Simulation& simulation, const StepStatus& status);
-  int frames_written() const { return exporter_ ? exporter_->frames_written() : 0; }
-  double seconds_spent() const { return seconds_spent_; }
+  FrameWriter(Simulation& simulation, std::filesystem::path directory, std::string name,
+              std::vector<ExportFormat> formats, int every, ExportPipeline pipeline);
+  bool enabled() const { return serial_.has_value() || overlapped_ != nullptr; }
+  const ExportPipeline& pipeline() const { return pipeline_; }
+  void write_if_due(const StepStatus& status);
+  // Waits until every frame is on disk; rethrows a write error. Call before reading the figures.
+  void finish();
+  int frames_written() const;
+  // Serial: snapshot_s is the download, writer_s the formatting and writing, both on the stepping thread.
+  ExportTimes times() const;
+  // Seconds the stepping thread spent on exports: what the run lost to them.
+  double seconds_spent() const { return times().stepping_thread_s() + (serial_ ? times().writer_s : 0.0); }
   // Where a user finds the frames: the .pvd series when there is one, else the directory.
   std::filesystem::path location() const;
 
  private:
+  Simulation& simulation_;
   std::filesystem::path directory_;
   std::string name_;
   bool has_series_ = false;
   int every_ = 0;
-  std::optional<FrameExporter> exporter_;
+  ExportPipeline pipeline_;
+  std::optional<FrameExporter> serial_;
+  std::unique_ptr<OverlappedExporter> overlapped_;
   ParticleFrame frame_;
-  double seconds_spent_ = 0.0;
+  ExportTimes serial_times_;
 };
 
 }  // namespace surge::app

@@ -98,6 +98,15 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   run->add_option("--every", options.every,
                   "Export a frame every K steps (default: the scene's output.every)")
       ->check(CLI::NonNegativeNumber);
+  CLI::Option* export_sync = run->add_flag(
+      "--export-sync", options.export_sync,
+      "Write frames on the stepping thread, which waits meanwhile (default: a writer thread writes "
+      "while the simulation steps on; docs/lessons/6-trajectories.md)");
+  run->add_option("--export-queue", options.export_queue,
+                  "Overlapped export: frames snapshotted but not yet written before stepping waits")
+      ->check(CLI::Range(std::size_t{1}, OverlappedExporter::kMaxQueueDepth))
+      ->capture_default_str()
+      ->excludes(export_sync);
   run->add_flag("--quiet", options.quiet, "No progress output");
   run->add_option("--render", options.render.frames_dir,
                   "Render PNG frames offscreen (EGL, no display needed) into DIR, one every --every steps")
@@ -110,6 +119,9 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
 }
 
 int run_scene(const RunOptions& options) {
+  // Setup is CPU work (reading the scene, placing particles, the wall particles' volumes) plus the first
+  // upload to the GPU; reported beside the stepping time.
+  const auto setup_start = std::chrono::steady_clock::now();
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
   const RunPlan plan = plan_run(options, scene);
@@ -123,8 +135,15 @@ int run_scene(const RunOptions& options) {
   BackendChoice backend =
       options.mode.empty() ? choose_backend(parse_backend_request(options.backend), scene, simulation_options)
                            : choose_mode(*parse_mode(options.mode), scene, simulation_options);
-  std::cout << backend_line(backend) << '\n' << std::flush;
   Simulation& simulation = *backend.simulation;
+  const double setup_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  double upload_ms = 0.0;
+  for (const auto& [key, entry] : simulation.ledger().entries()) {
+    if (key.first == CopyDirection::host_to_device) upload_ms += entry.ms;
+  }
+  std::cout << backend_line(backend) << '\n' << std::flush;
+  const ExportPipeline pipeline{.overlapped = !options.export_sync, .queue_depth = options.export_queue};
 
 #if SURGE_HAVE_RENDER
   // Rendered frames follow --every, else the scene's output.every, else one per 100 steps. Set up before
@@ -136,14 +155,14 @@ int run_scene(const RunOptions& options) {
                      backend.gpu ? backend.gpu->device : -1, std::cerr);
     std::cout << "rendering: " << rendered->description() << '\n' << std::flush;
   }
-  FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
+  FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline);
   auto write_frames = [&](const StepStatus& status) {
-    frames.write_if_due(simulation, status);
+    frames.write_if_due(status);
     if (rendered) rendered->write_if_due(status);
   };
 #else
-  FrameWriter frames(plan.out_dir, scene.name, plan.formats, plan.every);
-  auto write_frames = [&](const StepStatus& status) { frames.write_if_due(simulation, status); };
+  FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline);
+  auto write_frames = [&](const StepStatus& status) { frames.write_if_due(status); };
 #endif
   ProgressReporter progress(std::cerr, progress_style_for_stderr(options.quiet), plan.end,
                             simulation.fluid_count());
@@ -156,21 +175,44 @@ int run_scene(const RunOptions& options) {
     status = simulation.status();
     if (status.instability != Instability::none) {
       progress.finish(status.step, status.time_s);
+      frames.finish();  // the frames before the instability are complete on disk before we say so
       report_instability(status, frames);
       return kExitUnstable;
     }
     write_frames(status);
     progress.update(status.step, status.time_s);
   }
+  // The run is over when its files are: the wall time includes waiting for the writer to drain.
+  frames.finish();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish(status.step, status.time_s);
 
   // Bus bytes of the run itself, before the figures' own readback.
   const std::size_t bus_bytes = simulation.ledger().total_bytes();
-  print_run_summary(std::cout,
-                    {scene.name, backend.description, simulation.fluid_count(), simulation.boundary_count(),
-                     status.step, status.time_s, wall_s, frames.seconds_spent(), simulation.stage_times(),
-                     frames.frames_written(), frames.location(), bus_bytes, simulation.step_figures()});
+  std::size_t export_bus_bytes = 0;
+  for (const auto& [key, entry] : simulation.ledger().entries()) {
+    if (key == std::pair{CopyDirection::device_to_host, std::string("export frame")})
+      export_bus_bytes += entry.bytes;
+  }
+  print_run_summary(std::cout, {.scene_name = scene.name,
+                                .backend = backend.description,
+                                .fluid_particles = simulation.fluid_count(),
+                                .boundary_particles = simulation.boundary_count(),
+                                .steps = status.step,
+                                .simulated_s = status.time_s,
+                                .setup_s = setup_s,
+                                .upload_s = upload_ms / 1e3,
+                                .wall_s = wall_s,
+                                .export_s = frames.seconds_spent(),
+                                .stages = simulation.stage_times(),
+                                .frames_written = frames.frames_written(),
+                                .frames_location = frames.location(),
+                                .export_overlapped = frames.pipeline().overlapped,
+                                .export_queue_depth = frames.pipeline().queue_depth,
+                                .export_times = frames.times(),
+                                .export_bus_bytes = export_bus_bytes,
+                                .bus_bytes = bus_bytes,
+                                .figures = simulation.step_figures()});
 #if SURGE_HAVE_RENDER
   if (rendered) {
     rendered->finish();

@@ -1,6 +1,7 @@
 // `surge run SCENE`: a headless run from a scene file, with progress, exported frames and a summary.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -26,6 +27,8 @@ struct RunOptions {
   std::string out_dir;
   std::vector<std::string> formats;
   int every = -1;
+  bool export_sync = false;      // --export-sync: download and write on the stepping thread (the old path)
+  std::size_t export_queue = 2;  // overlapped export: frames snapshotted but not yet written
   bool quiet = false;
   RenderOptions render;  // --render DIR / --video FILE and how frames look
 };

@@ -15,6 +15,29 @@ std::ostream& row(std::ostream& out, const char* label) {
   return out << "  " << std::left << std::setw(kLabelWidth) << label << std::right;
 }
 
+// How exporting shared the run with stepping (docs/lessons/6-trajectories.md).
+void print_export_figures(std::ostream& out, const RunSummary& s) {
+  const ExportTimes& t = s.export_times;
+  const double frames = double(s.frames_written);
+  if (s.export_overlapped) {
+    row(out, "export") << "overlapped: a writer thread, queue of " << s.export_queue_depth << " frames\n";
+    out << "    " << std::left << std::setw(kLabelWidth) << "stepping thread" << std::right << "snapshot "
+        << fixed(t.snapshot_s, 3) << " s, blocked on a full queue " << fixed(t.blocked_s, 3)
+        << " s, waiting at the end " << fixed(t.drain_s, 3) << " s\n";
+    out << "    " << std::left << std::setw(kLabelWidth) << "writer thread" << std::right
+        << fixed(1e3 * t.writer_s_per_frame(), 3)
+        << " ms/frame (waiting for the copy, formatting, writing)\n";
+  } else {
+    row(out, "export") << "serial (--export-sync): the stepping thread downloads and writes\n";
+    out << "    " << std::left << std::setw(kLabelWidth) << "stepping thread" << std::right << "download "
+        << fixed(1e3 * t.snapshot_s / frames, 3) << " ms/frame, formatting and writing "
+        << fixed(1e3 * t.writer_s_per_frame(), 3) << " ms/frame\n";
+  }
+  const auto per_frame = std::size_t(double(s.export_bus_bytes) / frames + 0.5);
+  out << "    " << std::left << std::setw(kLabelWidth) << "bus per frame" << std::right
+      << with_thousands(std::int64_t(per_frame)) << " bytes (" << binary_bytes(per_frame) << ")\n";
+}
+
 }  // namespace
 
 void print_run_summary(std::ostream& out, const RunSummary& s) {
@@ -27,7 +50,11 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
                         << with_thousands(std::int64_t(s.boundary_particles)) << " boundary\n";
   row(out, "steps") << with_thousands(s.steps) << '\n';
   row(out, "simulated time") << significant(s.simulated_s, 6) << " s\n";
-  row(out, "wall time") << fixed(s.wall_s, 3) << " s (writing frames " << fixed(s.export_s, 3) << " s)\n";
+  row(out, "setup") << fixed(s.setup_s, 3) << " s (scene and particles, on the CPU";
+  if (s.upload_s > 0) out << "; of which copying to the GPU " << fixed(s.upload_s, 3) << " s";
+  out << ")\n";
+  row(out, "wall time") << fixed(s.wall_s, 3) << " s (of which exports held the stepping thread "
+                        << fixed(s.export_s, 3) << " s)\n";
   row(out, "mean step") << fixed(ms_per_step, 3) << " ms\n";
   row(out, "throughput") << engineering(particle_steps_per_s) << " particle-steps/s (fluid)\n";
   row(out, "stages") << "ms/step    share\n";
@@ -38,6 +65,7 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   row(out, "frames written") << s.frames_written;
   if (s.frames_written > 0) out << ": " << s.frames_location.string();
   out << '\n';
+  if (s.frames_written > 0) print_export_figures(out, s);
   // Per-step solver figures, as "name  mean (max)" for the tallied ones (iterations, density error).
   bool header = false;
   for (const NamedValue& mean : s.figures) {

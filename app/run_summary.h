@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/backend/simulation.h"
+#include "sim/io/overlapped_exporter.h"
 
 namespace surge::app {
 
@@ -19,11 +20,17 @@ struct RunSummary {
   std::size_t boundary_particles = 0;
   long steps = 0;
   double simulated_s = 0.0;
+  double setup_s = 0.0;   // before stepping: scene, particles, walls (CPU) and the first upload
+  double upload_s = 0.0;  // of which copying to the GPU
   double wall_s = 0.0;    // the whole stepping loop, exports included
-  double export_s = 0.0;  // of which writing frames
+  double export_s = 0.0;  // of which the stepping thread spent on exports
   StageTimes stages;
   int frames_written = 0;
   std::filesystem::path frames_location;
+  bool export_overlapped = false;  // a writer thread wrote the frames
+  std::size_t export_queue_depth = 0;
+  ExportTimes export_times;
+  std::size_t export_bus_bytes = 0;  // device-to-host bytes of the exported frames
   std::size_t bus_bytes = 0;
   std::vector<NamedValue> figures;  // Simulation::step_figures() at the end: the solver's per-step figures
 };

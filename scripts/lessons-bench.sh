@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The classroom lessons' measurements (docs/lessons/) on a GPU machine, in about two minutes of GPU time.
+# The classroom lessons' measurements (docs/lessons/) on a GPU machine, in about two minutes of GPU time
+# (lesson 6 also writes and deletes a few GB of frames).
 # Assumes build-gpu/ as scripts/gpu-check.sh builds it. Writes JSON and SVG plots to $OUT (or
 # ./lessons-out); each lesson's page says which file fills which table. A failing benchmark is reported
 # and the others still run.
@@ -34,4 +35,20 @@ bench lesson4-split scenes/lessons/4-divergence.toml --modes gpu --steps 100 --w
 # Lesson 5: the GPU index by atomics (counting sort) against the CUB radix sort.
 bench lesson5-counting scenes/lessons/5-atomics-vs-sort.toml --modes gpu --steps 100 --warmup 20 --index-build counting
 bench lesson5-radix scenes/lessons/5-atomics-vs-sort.toml --modes gpu --steps 100 --warmup 20 --index-build radix
+# Lesson 6: exported frames written on the stepping thread against a writer thread, every 50 steps.
+# Frames go to $out/lesson6-frames and are deleted after each run (about 1 GB per run at 1M particles).
+run_export() {  # run_export NAME ARGS...: one `surge run`, its summary to $out/NAME.txt
+  local name=$1
+  shift
+  echo "== $name: surge run $*"
+  if ! "$surge" run "$@" --out "$out/lesson6-frames" --quiet 2>&1 | tee "$out/$name.txt"; then
+    echo "FAILED: $name" | tee -a "$out/failed.txt"
+    failed=1
+  fi
+  rm -rf "$out/lesson6-frames"
+}
+run_export lesson6-serial scenes/lessons/6-trajectories.toml --backend gpu --steps 1000 --export-sync
+run_export lesson6-overlapped scenes/lessons/6-trajectories.toml --backend gpu --steps 1000
+run_export lesson6-overlapped-queue1 scenes/lessons/6-trajectories.toml --backend gpu --steps 1000 --export-queue 1
+run_export lesson6-no-export scenes/lessons/6-trajectories.toml --backend gpu --steps 1000 --every 0
 exit $failed

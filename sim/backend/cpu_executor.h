@@ -27,6 +27,8 @@ class CpuExecutor {
   using Buffer = std::vector<T>;
 
   explicit CpuExecutor(TransferLedger&) {}
+  // The particles are host memory: Simulation's default (synchronous) download serves the overlapped export.
+  static constexpr bool kSnapshotsOnDevice = false;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 

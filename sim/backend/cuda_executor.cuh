@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/backend/frame_snapshots.cuh"
 #include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation.h"
 #include "sim/core/cuda_check.h"
@@ -78,6 +79,14 @@ class CudaExecutor {
            std::to_string(gpu_.compute_minor) + ")";
   }
   cudaStream_t stream() const { return stream_; }
+
+  // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
+  // the steps, copied to pinned memory on a copy stream while the next steps run.
+  static constexpr bool kSnapshotsOnDevice = true;
+  void begin_snapshot(std::size_t slot, const DeviceParticleArrays& arrays) {
+    snapshots_.begin(slot, arrays, stream_);
+  }
+  void finish_snapshot(std::size_t slot, ParticleFrame& frame) { snapshots_.finish(slot, frame, ledger_); }
 
   template <typename F>
   void for_each(std::uint32_t n, const F& f) {
@@ -215,6 +224,7 @@ class CudaExecutor {
   std::vector<Mark> marks_;
   std::size_t used_ = 0;
   StageTimes times_;
+  DeviceFrameSnapshots snapshots_;  // destroyed first: waits for copies still in flight
 };
 
 }  // namespace surge

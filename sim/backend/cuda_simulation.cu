@@ -1,7 +1,8 @@
 // The CUDA backend: the same WCSPH step as the CPU backend, one kernel per stage over the
 // single-source physics in sim/sph/wcsph_physics.h. Everything stays on the device: the time step is
 // chosen by a one-thread kernel from maxima the force kernel reduces, so stepping needs no copy to
-// the host; status() and download() are the only readbacks, and the ledger records them.
+// the host; status(), download() and the overlapped export (begin_download / finish_download, through
+// sim/backend/frame_snapshots.cuh) are the only readbacks, and the ledger records them.
 // Two lesson switches (GpuStepOptions): particles kept in creation order instead of reordered by cell
 // (docs/lessons/3-memory-order.md), and the force pass split into fluid and wall passes
 // (docs/lessons/4-divergence.md).
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <cub/device/device_select.cuh>
 
+#include "sim/backend/frame_snapshots.cuh"
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/index/cell_index_gpu.h"
 
@@ -157,6 +159,15 @@ class CudaSimulation final : public Simulation {
     frame.step = st.step;
   }
 
+  void begin_download(std::size_t slot) override {
+    snapshots_.begin(slot,
+                     {position_.data(), velocity_.data(), density_.data(), pressure_.data(), id_.data(), n_},
+                     stream_);
+  }
+  void finish_download(std::size_t slot, ParticleFrame& frame) override {
+    snapshots_.finish(slot, frame, ledger_);
+  }
+
   bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
     if (n_ > 0) {
       write_render_attributes<<<blocks_for(n_), kBlock, 0, stream_>>>(
@@ -231,6 +242,8 @@ class CudaSimulation final : public Simulation {
   // Marks: 0 start, then the end of index, density, forces, other, integration.
   StageEvents events_{{Stage::index, Stage::density, Stage::forces, Stage::other, Stage::integration}};
   StageTimes times_;
+  // Declared last so it is destroyed first: its destructor waits for copies that read the arrays above.
+  DeviceFrameSnapshots snapshots_;
 };
 
 }  // namespace

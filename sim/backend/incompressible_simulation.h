@@ -53,6 +53,22 @@ class IncompressibleSimulation final : public Simulation {
   }
   StepStatus status() override { return solver_.fluid().status; }
   void download(ParticleFrame& frame) override { solver_.fluid().download(frame); }
+  // On the GPU, the overlapped export's snapshot stays off the stepping thread's path
+  // (sim/backend/frame_snapshots.cuh); on the CPU, Simulation's synchronous default.
+  void begin_download(std::size_t slot) override {
+    if constexpr (Exec::kSnapshotsOnDevice) {
+      solver_.fluid().begin_snapshot(slot);
+    } else {
+      Simulation::begin_download(slot);
+    }
+  }
+  void finish_download(std::size_t slot, ParticleFrame& frame) override {
+    if constexpr (Exec::kSnapshotsOnDevice) {
+      exec_.finish_snapshot(slot, frame);
+    } else {
+      Simulation::finish_download(slot, frame);
+    }
+  }
   StageTimes stage_times() override { return exec_.stage_times(); }
   void reset_timers() override {
     exec_.reset_timers();

@@ -1,6 +1,6 @@
 // What the app sees of a running simulation, whatever backend steps it.
-// step() may run asynchronously (GPU); status() and download() are the only calls that wait for it,
-// and each records what it copies in the transfer ledger.
+// step() may run asynchronously (GPU); status(), download() and finish_download() are the only calls that
+// wait for it, and each records what it copies in the transfer ledger.
 #pragma once
 
 #include <array>
@@ -8,6 +8,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -99,7 +100,19 @@ class Simulation {
   virtual void step() = 0;
   virtual StepStatus status() = 0;                  // waits for the device; small readback
   virtual void download(ParticleFrame& frame) = 0;  // waits; copies the fluid particles to the host
-  virtual StageTimes stage_times() = 0;             // waits; accumulated since reset_timers()
+
+  // Overlapped export (docs/lessons/6-trajectories.md). begin_download(slot), on the stepping thread,
+  // snapshots the fluid particles as the steps issued so far leave them; a backend that can returns
+  // before the copy to the host is done, so the caller may step on. finish_download(slot, frame), on any
+  // one thread, waits for that snapshot and puts it in `frame` (its time and step are not set). A slot is
+  // begun again only after its finish_download has returned; slots are 0 .. kMaxDownloadSlots - 1.
+  // The default is a synchronous download() into host memory held per slot, so every backend works;
+  // backends whose particles live on the GPU override both (a device-to-device copy into staging memory,
+  // then a copy to pinned host memory on a copy stream).
+  static constexpr std::size_t kMaxDownloadSlots = 4;
+  virtual void begin_download(std::size_t slot) { download(host_slot(slot)); }
+  virtual void finish_download(std::size_t slot, ParticleFrame& frame) { std::swap(frame, host_slot(slot)); }
+  virtual StageTimes stage_times() = 0;  // waits; accumulated since reset_timers()
   virtual void reset_timers() = 0;
   // What the solver runs with; some depend on the particle count (spacing, mass), so benchmarks record them.
   virtual std::vector<NamedValue> parameters() const = 0;
@@ -122,6 +135,17 @@ class Simulation {
 
  protected:
   TransferLedger ledger_;
+
+ private:
+  ParticleFrame& host_slot(std::size_t slot) {
+    if (slot >= kMaxDownloadSlots) {
+      throw std::out_of_range("download slot " + std::to_string(slot) + " out of range (0 to " +
+                              std::to_string(kMaxDownloadSlots - 1) + ")");
+    }
+    return default_download_slots_[slot];
+  }
+  // Fixed size, so that the stepping thread filling one slot never moves another the writer is reading.
+  std::array<ParticleFrame, kMaxDownloadSlots> default_download_slots_;
 };
 
 // The CPU backend starts at setup.fluid's time_s and step, so a run can continue from a downloaded frame.

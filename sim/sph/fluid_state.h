@@ -123,6 +123,12 @@ struct FluidState {
     frame.step = status.step;
   }
 
+  // The overlapped export's snapshot (Simulation::begin_download), on executors that take it on the device.
+  void begin_snapshot(std::size_t slot) {
+    exec.begin_snapshot(slot,
+                        {position.data(), velocity.data(), density.data(), pressure.data(), id.data(), n});
+  }
+
   Exec& exec;
   SphParameters params;
   GridGeometry grid;

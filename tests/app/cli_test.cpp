@@ -146,8 +146,8 @@ TEST_F(Cli, HelpListsSubcommands) {
 TEST_F(Cli, RunHelpListsEveryOption) {
   const Result r = surge({"run", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option :
-       {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every", "--quiet"}) {
+  for (const char* option : {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every",
+                             "--export-sync", "--export-queue", "--quiet"}) {
     EXPECT_TRUE(contains(r.out, option));
   }
 }
@@ -184,6 +184,69 @@ TEST_F(Cli, RunExportsFramesEveryKStepsAndSummarises) {
   }
   EXPECT_TRUE(contains(r.out, "frames written    3: frames/dam_break.pvd"));
   EXPECT_TRUE(contains(r.out, "bus traffic"));
+}
+
+TEST_F(Cli, OverlappedAndSerialExportsWriteTheSameBytes) {
+  // The default (a writer thread) and --export-sync (the stepping thread writes) on the same run: the CPU
+  // backend is deterministic, so every file must be byte for byte the same.
+  const std::vector<std::string> common = {
+      "run", kDamBreak.string(), "--backend", "cpu",      "--particles", "1500", "--steps",
+      "30",  "--every",          "10",        "--export", "vtk,ply"};
+  std::vector<std::string> overlapped = common, serial = common;
+  overlapped.insert(overlapped.end(), {"--out", "overlapped"});
+  serial.insert(serial.end(), {"--out", "serial", "--export-sync"});
+  const Result a = surge(overlapped);
+  const Result b = surge(serial);
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_TRUE(contains(a.out, "export            overlapped: a writer thread, queue of 2 frames"));
+  EXPECT_TRUE(contains(a.out, "blocked on a full queue"));
+  EXPECT_TRUE(contains(b.out, "export            serial (--export-sync)"));
+  for (const Result* r : {&a, &b}) {
+    EXPECT_TRUE(contains(r->out, "frames written    4: "));
+    EXPECT_TRUE(contains(r->out, "setup             "));
+    // The CPU backend's particles are on the host: nothing crosses a bus.
+    EXPECT_TRUE(contains(r->out, "bus per frame     0 bytes (0 B)"));
+  }
+  int files = 0;
+  for (const auto& entry : fs::directory_iterator(dir_ / "serial")) {
+    ++files;
+    const std::string name = entry.path().filename().string();
+    ASSERT_TRUE(fs::exists(dir_ / "overlapped" / name)) << name;
+    EXPECT_TRUE(read_text_file(entry.path()) == read_text_file(dir_ / "overlapped" / name))
+        << name << " differs";
+  }
+  EXPECT_EQ(files, 9);  // 4 frames as .vtp and .ply, and the .pvd
+}
+
+TEST_F(Cli, ExportWriteErrorStopsTheRunWithNoTemporaryFile) {
+  // A directory stands where frame 1's file goes, so its rename fails whatever the user's rights.
+  write("tiny.toml", kTinyScene);
+  fs::create_directories(dir_ / "frames" / "tiny_000001.vtp");
+  for (const bool sync : {false, true}) {
+    std::vector<std::string> args = {"run", "tiny.toml", "--backend", "cpu", "--out", "frames", "--quiet"};
+    if (sync) args.push_back("--export-sync");
+    const Result r = surge(args);
+    EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "error: "));
+    EXPECT_TRUE(contains(r.err, "cannot write 'frames/tiny_000001.vtp'"));
+    EXPECT_EQ(r.out.find("summary"), std::string::npos) << r.out;
+    for (const auto& entry : fs::recursive_directory_iterator(dir_ / "frames")) {
+      EXPECT_NE(entry.path().extension(), ".tmp") << entry.path();
+    }
+    EXPECT_FALSE(fs::exists(dir_ / "frames" / "tiny_000002.vtp"));
+    EXPECT_FALSE(contains(read_text_file(dir_ / "frames" / "tiny.pvd"), "tiny_000001.vtp"));
+  }
+}
+
+TEST_F(Cli, ExportQueueOutOfRangeIsAUsageError) {
+  const Result r =
+      surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "1", "--export-queue", "9"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "--export-queue"));
+  const Result both = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "1", "--export-queue",
+                             "3", "--export-sync"});
+  EXPECT_EQ(both.exit_code, 2) << both.err;
 }
 
 TEST_F(Cli, ProgressWithoutTerminalIsPlainLines) {
@@ -646,7 +709,7 @@ TEST_F(Cli, EveryLessonSceneRuns) {
     EXPECT_EQ(r.exit_code, 0) << entry.path() << ": " << r.err;
     EXPECT_TRUE(contains(r.out, "summary: lesson")) << entry.path();
   }
-  EXPECT_EQ(scenes, 5) << "one scene per lesson";
+  EXPECT_EQ(scenes, 6) << "one scene per lesson";
 }
 
 TEST_F(Cli, BenchHelpListsTheLessonSwitches) {

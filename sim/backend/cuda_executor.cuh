@@ -79,6 +79,7 @@ class CudaExecutor {
            std::to_string(gpu_.compute_minor) + ")";
   }
   cudaStream_t stream() const { return stream_; }
+  void synchronize() { SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
 
   // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
   // the steps, copied to pinned memory on a copy stream while the next steps run.

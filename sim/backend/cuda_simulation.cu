@@ -12,6 +12,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "sim/backend/frame_snapshots.cuh"
+#include "sim/backend/render_attributes.h"
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/index/cell_index_gpu.h"
 
@@ -28,21 +29,7 @@ __global__ void write_render_attributes(std::uint32_t n, const Vec4f* __restrict
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
   d_position[i] = position[i];
-  if (!d_scalar) return;
-  switch (scalar) {
-    case ParticleScalar::speed:
-      d_scalar[i] = sqrtf(length_squared(xyz(velocity[i])));
-      break;
-    case ParticleScalar::density:
-      d_scalar[i] = density[i];
-      break;
-    case ParticleScalar::pressure:
-      d_scalar[i] = pressure[i];
-      break;
-    case ParticleScalar::none:
-      d_scalar[i] = 0.0f;
-      break;
-  }
+  if (d_scalar) d_scalar[i] = render_scalar(scalar, velocity[i], density[i], pressure[i]);
 }
 
 class CudaSimulation final : public Simulation {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/backend/render_attributes.h"
 #include "sim/backend/simulation.h"
 #include "sim/index/index_build.h"
 #include "sim/sph/solver_parameters.h"
@@ -67,6 +68,29 @@ class IncompressibleSimulation final : public Simulation {
       exec_.finish_snapshot(slot, frame);
     } else {
       Simulation::finish_download(slot, frame);
+    }
+  }
+  // On the GPU the renderer's buffers are written on the device (the viewer's interop path).
+  bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
+    if constexpr (Exec::kSnapshotsOnDevice) {
+      const auto& fluid = solver_.fluid();
+      const Vec4f* position = fluid.position.data();
+      const Vec4f* velocity = fluid.velocity.data();
+      const float* density = fluid.density.data();
+      const float* pressure = fluid.pressure.data();
+      Vec4f* out_position = targets.d_position;
+      float* out_scalar = targets.d_scalar;
+      const ParticleScalar scalar = targets.scalar;
+      exec_.for_each(fluid.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+        out_position[i] = position[i];
+        if (out_scalar) out_scalar[i] = render_scalar(scalar, velocity[i], density[i], pressure[i]);
+      });
+      // The caller unmaps the GL buffers next, on another stream: the writes must be done by then.
+      exec_.synchronize();
+      return true;
+    } else {
+      (void)targets;
+      return false;  // the CPU's particles are on the host: the caller downloads them
     }
   }
   StageTimes stage_times() override { return exec_.stage_times(); }

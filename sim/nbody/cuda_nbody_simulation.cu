@@ -148,6 +148,19 @@ class GpuGravity {
   std::optional<GpuBarnesHut> tree_;
 };
 
+// Bodies as the renderer draws them: position with the mass in w, and the scalar they are coloured by
+// (speed; gravity has no density or pressure, which read as zero).
+__global__ void write_body_render_attributes(std::uint32_t n, const Body<float>* __restrict__ bodies,
+                                             const Vec4f* __restrict__ velocities, ParticleScalar scalar,
+                                             Vec4f* __restrict__ d_position /* out */,
+                                             float* __restrict__ d_scalar /* out, may be null */) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Body<float> body = bodies[i];
+  d_position[i] = make_vec4(body.x, body.m);
+  if (d_scalar) d_scalar[i] = render_scalar(scalar, velocities[i], 0.0f, 0.0f);
+}
+
 class CudaNbodySimulation final : public Simulation {
  public:
   CudaNbodySimulation(const NbodySetup& setup, const GpuInfo& gpu)
@@ -230,6 +243,18 @@ class CudaNbodySimulation final : public Simulation {
     st.bad_velocity = s.bad_velocity;
     st.bad_acceleration = s.bad_acceleration;
     return st;
+  }
+
+  // The viewer's interop path: positions (w = mass) and the colouring scalar, written on the device.
+  bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
+    if (n_ > 0) {
+      write_body_render_attributes<<<blocks_for(n_), kBlock, 0, stream_>>>(
+          n_, bodies_.data(), velocities_.data(), targets.scalar, targets.d_position, targets.d_scalar);
+      SURGE_CUDA_CHECK_LAUNCH("write_body_render_attributes");
+    }
+    // The caller unmaps the GL buffers next, on another stream: the writes must be done by then.
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return true;
   }
 
   void download(ParticleFrame& frame) override {

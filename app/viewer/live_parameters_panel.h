@@ -18,6 +18,10 @@ class LiveParametersPanel {
   std::string draw(Simulation& simulation);
   // Applies the remembered edits to a new simulation of the same scene; returns the refusals, if any.
   std::string reapply(Simulation& simulation) const;
+  // Applies one edit and remembers it, as the widgets do; returns its refusal, or an empty string.
+  std::string set(Simulation& simulation, std::string_view name, const ParameterValue& value) {
+    return remember_and_apply(simulation, name, value);
+  }
   // A different scene: its parameters start from its file.
   void forget() { edits_.clear(); }
 

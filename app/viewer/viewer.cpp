@@ -216,6 +216,15 @@ int run_viewer(const ViewOptions& options) {
     std::vector<std::filesystem::path> scene_files = scenes_beside(options.scene_path);
     int particles_edit = int(session->simulation().fluid_count());  // applies on restart
     LiveParametersPanel live;  // the solver's other parameters, applied at once and kept over restarts
+    for (const auto& [name, value] : options.live_edits) {
+      if (std::string refused = live.set(*session->backend.simulation, name, value); !refused.empty()) {
+        std::cerr << "surge view: --set " << name << ": " << refused << '\n';
+        exit_code = kExitBadInput;
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+      } else {
+        std::cout << "live: " << name << " set before the first step\n";
+      }
+    }
     bool paused = false, single_step = false, show_panels = true, show_help = false;
     bool fullscreen = false;
     int windowed_pos[2] = {0, 0}, windowed_size[2] = {options.look.width, options.look.height};

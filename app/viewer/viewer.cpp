@@ -217,7 +217,7 @@ int run_viewer(const ViewOptions& options) {
     int particles_edit = int(session->simulation().fluid_count());  // applies on restart
     LiveParametersPanel live;  // the solver's other parameters, applied at once and kept over restarts
     for (const auto& [name, value] : options.live_edits) {
-      if (std::string refused = live.set(*session->backend.simulation, name, value); !refused.empty()) {
+      if (std::string refused = live.set(session->simulation(), name, value); !refused.empty()) {
         std::cerr << "surge view: --set " << name << ": " << refused << '\n';
         exit_code = kExitBadInput;
         glfwSetWindowShouldClose(window, GLFW_TRUE);

@@ -84,9 +84,11 @@ Scene dam_break(const std::string& solver) {
   return scene;
 }
 
+// The edits move the fluid by up to 8.4e-5 m in 40 steps (measured on the CPU against a run without them);
+// the CPU and the GPU differed by 7.5e-5 spacings = 5e-7 m after 100 steps in docs/perf's WCSPH record.
 TEST(GpuLiveParameters, WcsphEditsMatchTheCpu) {
   compare_after_edits(dam_break("wcsph"), 20000, 10, 40,
-                      {{"gravity_m_per_s2", Vec3f{3.0f, 0.0f, -9.81f}},
+                      {{"gravity_m_per_s2", Vec3f{30.0f, 0.0f, -9.81f}},
                        {"viscosity_alpha", 0.2},
                        {"speed_of_sound_m_per_s", 30.0}},
                       "spacing_m", 1e-2);
@@ -119,7 +121,7 @@ TEST(GpuLiveParameters, PbfEditsAndStirringMatchTheCpu) {
 }
 
 // The column's time step is 15 us: 80 steps are 1.2 ms, in which a sideways gravity of 200 m/s^2 moves the
-// grains 1.4e-4 m (a tenth of a radius), far above the 1e-2 radius allowed between CPU and GPU.
+// grains up to 1.6e-4 m (measured on the CPU against a run without the edits), a tenth of a radius.
 TEST(GpuLiveParameters, DemEditsMatchTheCpu) {
   compare_after_edits(
       load_scene(SURGE_SOURCE_DIR "/scenes/granular_column.toml"), 0, 20, 80,

@@ -56,7 +56,47 @@ CLI::App* add_view_command(CLI::App& parent, ViewOptions& options) {
           "After N frames, switch the running simulation live to MODE, as the Lessons panel does")
       ->expected(2)
       ->type_name("N MODE");
+  view->add_option_function<std::vector<std::string>>(
+          "--set",
+          [&options](const std::vector<std::string>& values) {
+            for (const std::string& text : values) {
+              const auto edit = parse_live_edit(text);
+              if (!edit)
+                throw CLI::ValidationError("--set", "expected NAME=NUMBER or NAME=X,Y,Z, got '" + text + "'");
+              options.live_edits.push_back(*edit);
+            }
+          },
+          "Change a live parameter before the first step, as the Scene panel does (repeatable; names as "
+          "docs/scenes.md#live-parameters lists them)")
+      ->type_name("NAME=VALUE");
   return view;
+}
+
+std::optional<std::pair<std::string, ParameterValue>> parse_live_edit(const std::string& text) {
+  const std::size_t equals = text.find('=');
+  if (equals == 0 || equals == std::string::npos) return std::nullopt;
+  std::vector<double> numbers;
+  std::size_t start = equals + 1;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string part =
+        text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    try {
+      std::size_t used = 0;
+      numbers.push_back(std::stod(part, &used));
+      if (used != part.size()) return std::nullopt;
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  const std::string name = text.substr(0, equals);
+  if (numbers.size() == 1) return std::make_pair(name, ParameterValue(numbers[0]));
+  if (numbers.size() == 3)
+    return std::make_pair(name,
+                          ParameterValue(Vec3f{float(numbers[0]), float(numbers[1]), float(numbers[2])}));
+  return std::nullopt;
 }
 
 namespace {

@@ -3,9 +3,13 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/render_options.h"
+#include "sim/backend/live_parameters.h"
 
 namespace CLI {
 class App;
@@ -24,7 +28,13 @@ struct ViewOptions {
   std::string mode;              // empty: --backend decides; else an execution mode (docs/lessons/)
   long switch_after_frames = 0;  // > 0: after this many frames, switch live to switch_to_mode (tests)
   std::string switch_to_mode;
+  // --set NAME=VALUE: live parameters applied before the first step, as the panel applies them (scripted
+  // runs)
+  std::vector<std::pair<std::string, ParameterValue>> live_edits;
 };
+
+// "NAME=VALUE" with VALUE a number or three comma-separated numbers (a vector); nullopt when malformed.
+std::optional<std::pair<std::string, ParameterValue>> parse_live_edit(const std::string& text);
 
 CLI::App* add_view_command(CLI::App& parent, ViewOptions& options);
 // Returns the exit code; kExitBadInput when there is no display or no viewer in this build.

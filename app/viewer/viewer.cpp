@@ -38,6 +38,7 @@
 #include "app/graphics/render_defaults.h"
 #include "app/graphics/video_encoder.h"
 #include "app/viewer/lessons_panel.h"
+#include "app/viewer/live_parameters_panel.h"
 #include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "render/png_writer.h"
@@ -128,62 +129,6 @@ struct TimingHistory {
   }
 };
 
-// Live parameters the panel edits, per solver; applied by restarting the scene.
-struct EditableParameters {
-  float viscosity_alpha, xsph_epsilon, speed_of_sound, cfl, dt_max_ms;
-  float gravity[3];
-  int particles;
-  DfsphParameters dfsph;
-  PbfParameters pbf;
-  static EditableParameters from(const Scene& scene, std::size_t particles) {
-    return {scene.viscosity_alpha,
-            scene.xsph_epsilon,
-            scene.speed_of_sound,
-            scene.cfl,
-            scene.dt_max * 1e3f,
-            {scene.gravity.x, scene.gravity.y, scene.gravity.z},
-            int(particles),
-            scene.dfsph,
-            scene.pbf};
-  }
-  void apply(Scene& scene) const {
-    scene.viscosity_alpha = viscosity_alpha;
-    scene.xsph_epsilon = xsph_epsilon;
-    scene.speed_of_sound = speed_of_sound;
-    scene.cfl = cfl;
-    scene.dt_max = dt_max_ms * 1e-3f;
-    scene.gravity = {gravity[0], gravity[1], gravity[2]};
-    scene.dfsph = dfsph;
-    scene.pbf = pbf;
-  }
-  // The widgets of the scene's solver: each SPH solver its own settings, then what they share. Granular and
-  // gravity scenes keep their settings in the scene file ([dem], [nbody]); the panel changes only their
-  // count.
-  void draw(const std::string& solver) {
-    if (solver == "wcsph") {
-      ImGui::DragFloat("viscosity alpha", &viscosity_alpha, 0.001f, 0.0f, 1.0f, "%.3f");
-      ImGui::DragFloat("XSPH epsilon", &xsph_epsilon, 0.01f, 0.0f, 1.0f, "%.2f");
-      ImGui::DragFloat("speed of sound", &speed_of_sound, 0.5f, 0.0f, 1000.0f, "%.1f m/s (0 = auto)");
-    } else if (solver == "dfsph") {
-      float density_percent = 100.0f * dfsph.density_error;
-      if (ImGui::DragFloat("density error", &density_percent, 0.001f, 0.0001f, 10.0f, "%.4f %%"))
-        dfsph.density_error = density_percent / 100.0f;
-      ImGui::DragInt("max iterations", &dfsph.max_iterations, 1.0f, std::max(1, dfsph.min_iterations), 10000);
-      ImGui::DragFloat("viscosity", &dfsph.viscosity, 1e-6f, 0.0f, 1.0f, "%.1e m2/s");
-    } else if (solver == "pbf") {
-      ImGui::DragInt("iterations", &pbf.iterations, 0.2f, 1, 1000);
-      ImGui::DragFloat("XSPH", &pbf.xsph, 0.001f, 0.0f, 1.0f, "%.3f");
-      ImGui::DragFloat("vorticity", &pbf.vorticity, 0.001f, 0.0f, 10.0f, "%.3f");
-    } else {
-      ImGui::TextDisabled("other settings: the scene file's [%s] table", solver.c_str());
-      return;
-    }
-    ImGui::DragFloat3("gravity", gravity, 0.1f, -100.0f, 100.0f, "%.2f m/s2");
-    ImGui::DragFloat("CFL", &cfl, 0.01f, 0.01f, 1.0f, "%.2f");
-    ImGui::DragFloat("dt max", &dt_max_ms, 0.01f, 0.001f, 10.0f, "%.3f ms");
-  }
-};
-
 // The keys pressed since the last frame, in order (see the key callback in run_viewer).
 struct KeyPresses {
   std::vector<int> keys;
@@ -269,7 +214,17 @@ int run_viewer(const ViewOptions& options) {
     reset_colors();
 
     std::vector<std::filesystem::path> scene_files = scenes_beside(options.scene_path);
-    EditableParameters edits = EditableParameters::from(scene, session->simulation().fluid_count());
+    int particles_edit = int(session->simulation().fluid_count());  // applies on restart
+    LiveParametersPanel live;  // the solver's other parameters, applied at once and kept over restarts
+    for (const auto& [name, value] : options.live_edits) {
+      if (std::string refused = live.set(session->simulation(), name, value); !refused.empty()) {
+        std::cerr << "surge view: --set " << name << ": " << refused << '\n';
+        exit_code = kExitBadInput;
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+      } else {
+        std::cout << "live: " << name << " set before the first step\n";
+      }
+    }
     bool paused = false, single_step = false, show_panels = true, show_help = false;
     bool fullscreen = false;
     int windowed_pos[2] = {0, 0}, windowed_size[2] = {options.look.width, options.look.height};
@@ -301,7 +256,8 @@ int run_viewer(const ViewOptions& options) {
       session = std::make_unique<LiveSession>(next, options.backend, mode, particles, renderer,
                                               settings.show_boundary, std::cout);
       scene = next;
-      edits = EditableParameters::from(scene, session->simulation().fluid_count());
+      particles_edit = int(session->simulation().fluid_count());
+      if (std::string refused = live.reapply(session->simulation()); !refused.empty()) last_message = refused;
       reset_colors();
       ledger_bytes_last = 0;
       hand_radius = default_hand_radius();
@@ -325,6 +281,8 @@ int run_viewer(const ViewOptions& options) {
       last_message = session->switch_mode(next, renderer, std::cout);
       ledger_bytes_last = 0;
       stirring = false;
+      if (const std::string refused = live.reapply(session->simulation()); !refused.empty())
+        last_message += "; " + refused;
       std::cout << last_message << '\n';
     };
     if (options.fullscreen) toggle_fullscreen();
@@ -497,6 +455,7 @@ int run_viewer(const ViewOptions& options) {
               if (ImGui::Selectable(file.filename().string().c_str(),
                                     file.filename() == scene.path.filename())) {
                 try {
+                  live.forget();
                   restart(load_scene(file), 0);
                   camera = reset_camera(first_preset);
                 } catch (const std::exception& e) {
@@ -506,18 +465,19 @@ int run_viewer(const ViewOptions& options) {
             }
             ImGui::EndCombo();
           }
-          ImGui::TextDisabled("changes below apply on restart");
-          ImGui::DragInt("particles", &edits.particles, 1000.0f, 1000, 50'000'000);
-          edits.draw(scene.solver);
-          if (ImGui::Button("Apply and restart")) {
-            Scene next = scene;
-            edits.apply(next);
+          ImGui::DragInt("particles", &particles_edit, 1000.0f, 1000, 50'000'000);
+          ImGui::SameLine();
+          ImGui::TextDisabled("(on restart)");
+          if (ImGui::Button("Restart to apply")) {
             try {
-              restart(next, edits.particles);
+              restart(scene, particles_edit);
             } catch (const std::exception& e) {
               last_message = e.what();
             }
           }
+          // Through the session: a scene picked above has replaced the simulation this frame began with.
+          if (std::string refused = live.draw(session->simulation()); !refused.empty())
+            last_message = refused;
         }
         if (ImGui::CollapsingHeader("Timings", ImGuiTreeNodeFlags_DefaultOpen) && last_stages.steps > 0) {
           const double total = std::max(last_stages.total_ms(), 1e-9);

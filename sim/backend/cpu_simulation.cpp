@@ -72,6 +72,10 @@ class CpuSimulation final : public Simulation {
     params_.stirring = stirring;
     return true;
   }
+  std::vector<LiveParameter> live_parameters() const override { return surge::live_parameters(params_); }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (!set_live_parameter(params_, name, value)) refuse_parameter(*this, name);
+  }
   void reset_timers() override { times_ = StageTimes{}; }
 
  private:

@@ -177,6 +177,10 @@ class CudaSimulation final : public Simulation {
     params_.stirring = stirring;
     return true;
   }
+  std::vector<LiveParameter> live_parameters() const override { return surge::live_parameters(params_); }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (!set_live_parameter(params_, name, value)) refuse_parameter(*this, name);
+  }
   void reset_timers() override {
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     events_.discard();

@@ -221,6 +221,16 @@ class HybridSimulation final : public Simulation {
     if (options_.overlap) values.push_back({"skin_m", double(skin_)});
     return values;
   }
+  // The kernels take params_ by value at each launch. The skin's reuse count is chosen from params_ (gravity
+  // included) at each index build, and the device displacement check forces an early build in between.
+  std::vector<LiveParameter> live_parameters() const override { return surge::live_parameters(params_); }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (!set_live_parameter(params_, name, value)) refuse_parameter(*this, name);
+  }
+  bool set_stirring(const Stirring& stirring) override {
+    params_.stirring = stirring;
+    return true;
+  }
   std::vector<NamedValue> step_figures() override {
     // Everything counted so far has been enqueued; wait for it so the ledger and the figures agree.
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));

@@ -110,6 +110,22 @@ class IncompressibleSimulation final : public Simulation {
     for (NamedValue& value : describe_parameters(solver_.settings())) all.push_back(std::move(value));
     return all;
   }
+  std::vector<LiveParameter> live_parameters() const override {
+    std::vector<LiveParameter> all = live_incompressible_parameters();
+    for (const LiveParameter& p : surge::live_parameters(solver_.settings())) all.push_back(p);
+    return all;
+  }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (set_live_incompressible_parameter(solver_.fluid().params, name, value)) return;
+    auto settings = solver_.settings();
+    if (!set_live_parameter(settings, name, value)) refuse_parameter(*this, name);
+    solver_.set_settings(settings);
+  }
+  // The hand joins the non-pressure forces of the next step (DFSPH: predict_velocities, PBF: predict).
+  bool set_stirring(const Stirring& stirring) override {
+    solver_.fluid().params.stirring = stirring;
+    return true;
+  }
   // The last step's figures, then their mean and largest value over the steps since reset_timers().
   std::vector<NamedValue> step_figures() override {
     std::vector<NamedValue> all = describe_figures(solver_.figures());

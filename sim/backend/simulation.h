@@ -8,10 +8,12 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
+#include "sim/backend/live_parameters.h"
 #include "sim/core/particle_frame.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/index/index_build.h"
@@ -131,6 +133,12 @@ class Simulation {
     (void)stirring;
     return false;
   }
+  // The parameters set_parameter() takes while running (sim/backend/live_parameters.h); the others apply on
+  // restart. Empty for a solver without live parameters.
+  virtual std::vector<LiveParameter> live_parameters() const { return {}; }
+  // Changes one of live_parameters() for the following steps: only the values the kernels are passed
+  // change, nothing crosses the bus. Throws ParameterError for any other name or a value out of range.
+  virtual void set_parameter(std::string_view name, const ParameterValue& value);
   TransferLedger& ledger() { return ledger_; }
 
  protected:

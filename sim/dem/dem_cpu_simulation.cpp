@@ -64,6 +64,11 @@ class DemCpuSimulation final : public Simulation {
 
   StageTimes stage_times() override { return times_; }
   std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
+  // The contact and integration kernels take params_ by value at each launch: the next step uses the edit.
+  std::vector<LiveParameter> live_parameters() const override { return surge::live_parameters(params_); }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (!set_live_parameter(params_, name, value)) refuse_parameter(*this, name);
+  }
   void reset_timers() override { times_ = StageTimes{}; }
 
  private:

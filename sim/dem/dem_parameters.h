@@ -33,6 +33,7 @@ struct DemParameters {
   Vec3f gravity{};               // [m/s^2]
   float dt = 0;                  // time step [s]
   float collision_time = 0;      // t_c the time step was chosen from [s]
+  float time_step_gravity = 0;   // |g| the Hertz collision time assumed for the fastest impact [m/s^2]
   WallModel wall_model = WallModel::contact;
   float wall_restitution = 0.5f;     // reflect walls: outward speed kept after a bounce (dimensionless)
   unsigned wall_mask = 0;            // bit f set: face f (Face order: x-, x+, y-, y+, z-, z+) is a wall

@@ -268,6 +268,7 @@ DemSetup build_dem_setup(const Scene& scene, long particles_override) {
     collision_time = hertz_collision_time(p.effective_modulus, 0.5 * smallest_radius, m_eff, speed);
   }
   p.collision_time = float(collision_time);
+  p.time_step_gravity = std::sqrt(length_squared(scene.gravity));
   if (d.time_step > 0.0f) {
     // Symplectic Euler on a contact of angular frequency omega is stable for omega dt < 2, that is
     // dt < (2/pi) t_c.

@@ -81,6 +81,14 @@ class CpuNbodySimulation final : public Simulation {
   std::vector<NamedValue> parameters() const override {
     return describe_parameters(params_);
   }
+  // The accelerations the next step's first kick uses were computed with the old values; its force pass
+  // and every later one use the new ones. The energy figures keep the start's energy as their reference.
+  std::vector<LiveParameter> live_parameters() const override {
+    return surge::live_parameters(params_);
+  }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (!set_live_parameter(params_, name, value)) refuse_parameter(*this, name);
+  }
 
   // Energies need the potential, which stepping does not compute: one more gravity pass here.
   std::vector<NamedValue> step_figures() override {

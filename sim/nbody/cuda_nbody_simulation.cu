@@ -119,6 +119,8 @@ class GpuGravity {
   GpuGravity(const NbodyParameters& params, std::uint32_t capacity) : params_(params) {
     if (params_.method == NbodyMethod::barnes_hut) tree_.emplace(capacity);
   }
+  // A live edit (softening, theta); the method stays the one the tree was allocated for.
+  void set_parameters(const NbodyParameters& params) { params_ = params; }
   // Barnes-Hut reorders the three buffers into Morton order first (the index stage).
   void prepare(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>& velocities,
                DeviceBuffer<std::uint32_t>& ids, std::uint32_t n, cudaStream_t stream) {
@@ -281,6 +283,13 @@ class CudaNbodySimulation final : public Simulation {
     times_ = StageTimes{};
   }
   std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
+  // The accelerations the next step's first kick uses were computed with the old values; its force pass
+  // and every later one use the new ones (as on the CPU).
+  std::vector<LiveParameter> live_parameters() const override { return surge::live_parameters(params_); }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (!set_live_parameter(params_, name, value)) refuse_parameter(*this, name);
+    gravity_.set_parameters(params_);
+  }
 
   std::vector<NamedValue> step_figures() override {
     const unsigned long long interactions = read_state().interactions;

@@ -23,6 +23,7 @@
 #include "sim/index/neighbor_loop.h"
 #include "sim/sph/solver_parameters.h"
 #include "sim/sph/sph_setup.h"
+#include "sim/sph/stirring_physics.h"
 
 namespace surge {
 
@@ -112,16 +113,18 @@ SURGE_HD Vec3f pressure_velocity_change(const Kernel& kernel, const SphParameter
   return (-dt) * (params.particle_mass * fluid_sum + (2.0f * params.rest_density * q_i) * boundary_sum);
 }
 
-// Gravity plus laminar viscosity (Morris et al. 1997, eq. 8, as used with DFSPH by BK17):
-//   a_i = g + 2 (d + 2) nu sum_j (m / rho_j) (v_ij . x_ij) / (|x_ij|^2 + 0.01 h^2) grad W_ij,  d = 3.
+// Gravity, the stirring hand (wcsph_physics.h) and laminar viscosity (Morris et al. 1997, eq. 8, as used
+// with DFSPH by BK17):
+//   a_i = g + a_hand + 2 (d + 2) nu sum_j (m / rho_j) (v_ij . x_ij) / (|x_ij|^2 + 0.01 h^2) grad W_ij,  d
+//   = 3.
 template <typename Kernel>
 SURGE_HD Vec3f non_pressure_acceleration(const Kernel& kernel, const SphParameters& params, float viscosity,
                                          const GridGeometry& grid, const CellIndexView& fluid,
                                          const Vec4f* velocity, const float* density, std::uint32_t i) {
-  Vec3f a = params.gravity;
-  if (viscosity <= 0.0f) return a;
   const Vec3f x_i = xyz(fluid.positions[i]);
   const Vec3f v_i = xyz(velocity[i]);
+  const Vec3f a = params.gravity + stirring_acceleration(params.stirring, x_i, v_i);
+  if (viscosity <= 0.0f) return a;
   const float h = 0.5f * params.support;
   const float eta2 = 0.01f * h * h;
   const float support2 = params.support * params.support;

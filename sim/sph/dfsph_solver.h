@@ -4,7 +4,9 @@
 //   sort by cell           neighbours of the current positions
 //   density, alpha_i       summation density and the DFSPH factor (eq. 11)
 //   divergence solve       make D rho/Dt vanish for the current velocities (Algorithm 2)
-//   non-pressure forces    gravity, viscosity, the walls' hydrostatic pressure; the time step (CFL condition)
+//   non-pressure forces    gravity, the stirring hand, viscosity, the walls' hydrostatic pressure; the time
+//   step
+//                          (CFL condition)
 //   density solve          predict v*, remove the predicted density excess (Algorithm 3)
 //   integrate              x += dt v*
 //
@@ -43,6 +45,8 @@ class DfsphSolver {
   FluidState<Exec>& fluid() { return fluid_; }
   const FluidState<Exec>& fluid() const { return fluid_; }
   const DfsphParameters& settings() const { return dfsph_; }
+  // Between steps: every pass copies dfsph_ (or the numbers it needs) when it launches.
+  void set_settings(const DfsphParameters& dfsph) { dfsph_ = dfsph; }
 
   struct Figures {
     int density_iterations = 0;

@@ -1,7 +1,7 @@
 // One Position Based Fluids step (Macklin & Mueller 2013, Algorithm 1), written once for any executor.
 // The per-particle equations are in pbf_physics.h.
 //
-//   predict                v += dt (g + the walls' hydrostatic pressure);  x* = x + dt v
+//   predict                v += dt (g + the stirring hand + the walls' hydrostatic pressure);  x* = x + dt v
 //   sort by cell           neighbours of the predicted positions, kept through the iterations (MM13)
 //   iterate                lambda_i;  x* += dx_i  (Jacobi: every particle reads the others' previous x*)
 //   final density          the density error the iterations reached, and the density a frame exports
@@ -40,6 +40,9 @@ class PbfSolver {
   FluidState<Exec>& fluid() { return fluid_; }
   const FluidState<Exec>& fluid() const { return fluid_; }
   const PbfParameters& settings() const { return pbf_; }
+  // Between steps: every pass copies pbf_ when it launches. The setup's bulk gradient sum (lambda_scale,
+  // relaxation_absolute) stays as the caller keeps it (live_parameters.cpp).
+  void set_settings(const PbfParameters& pbf) { pbf_ = pbf; }
 
   struct Figures {
     int iterations = 0;
@@ -100,9 +103,9 @@ class PbfSolver {
     Vec4f* previous = previous_position_.data();
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
       previous[i] = position[i];
-      const Vec3f a =
-          p.gravity + wall_pressure_acceleration(kernel, p, grid, boundary, xyz(position[i]), p.rest_density);
       Vec4f v = velocity[i];
+      const Vec3f a = p.gravity + stirring_acceleration(p.stirring, xyz(position[i]), xyz(v)) +
+                      wall_pressure_acceleration(kernel, p, grid, boundary, xyz(position[i]), p.rest_density);
       v.x += dt * a.x;
       v.y += dt * a.y;
       v.z += dt * a.z;

@@ -14,6 +14,7 @@
 #include "sim/core/vec.h"
 #include "sim/index/neighbor_loop.h"
 #include "sim/sph/sph_setup.h"
+#include "sim/sph/stirring_physics.h"
 
 namespace surge {
 
@@ -52,17 +53,6 @@ struct ParticleAcceleration {
   Vec3f acceleration{};  // [m/s^2]
   Vec3f xsph{};          // XSPH velocity correction [m/s], already scaled by epsilon
 };
-
-// The stirring hand's pull: a relaxation of the particle's velocity towards the hand's,
-// a = w (u - v) / tau, with weight w = (1 - d^2/R^2)^2 falling smoothly to zero at the radius R.
-// Stable for dt < tau (explicit relaxation), and bounded by |u - v| / tau.
-SURGE_HD Vec3f stirring_acceleration(const Stirring& stirring, Vec3f x, Vec3f v) {
-  if (stirring.radius <= 0.0f) return {};
-  const float q2 = length_squared(x - stirring.center) / (stirring.radius * stirring.radius);
-  if (q2 >= 1.0f) return {};
-  const float weight = (1.0f - q2) * (1.0f - q2);
-  return (weight / stirring.response_time) * (stirring.velocity - v);
-}
 
 // Constants of the artificial viscosity term shared by the fluid and the wall parts of the force pass.
 struct ViscosityConstants {

@@ -1,0 +1,68 @@
+// Parameters a running simulation takes between steps (Simulation::set_parameter), for each solver family.
+//
+// A parameter is live when a scene that started with the new value would have the same particles and the
+// same time-step rule: then the next step only reads a different number from the parameter struct every
+// kernel is passed by value at its launch, on the CPU and on the GPU alike, and nothing crosses the bus.
+// The rest (spacing, kernel, masses, walls, a DEM stiffness the fixed time step was derived from...) needs
+// new particles or a new time step, so it applies on restart. Live values take the scene file's ranges
+// (docs/scenes.md); the names are those parameters() reports, units included.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "sim/core/vec.h"
+
+namespace surge {
+
+// A value for set_parameter: a number in the unit its name ends with, or a vector (gravity_m_per_s2).
+using ParameterValue = std::variant<double, Vec3f>;
+
+// One parameter a running simulation can change, with the values it takes.
+struct LiveParameter {
+  std::string_view name;  // as parameters() reports it: "gravity_m_per_s2", "iterations"
+  double min = 0, max = 0;
+  bool min_open = false;  // min itself refused
+  bool integer = false;   // a count (iterations)
+  bool vector = false;    // a Vec3f, each component in [min, max]
+  bool contains(float value) const;
+};
+
+// set_parameter's refusal: an unknown name, one that applies on restart only, a value of the wrong kind or
+// out of range. The message names the parameter and what it expected.
+class ParameterError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
+
+struct SphParameters;
+struct DfsphParameters;
+struct PbfParameters;
+struct DemParameters;
+struct NbodyParameters;
+class Simulation;
+
+// Each family's live parameters, and set_live_parameter(params, name, value): applies one and returns true,
+// returns false when `name` is not one of them, throws ParameterError for a value it refuses.
+std::vector<LiveParameter> live_parameters(const SphParameters& wcsph);
+bool set_live_parameter(SphParameters& wcsph, std::string_view name, const ParameterValue& value);
+// The part of SphParameters the incompressible solvers (DFSPH, PBF) read: gravity, cfl, dt_max.
+std::vector<LiveParameter> live_incompressible_parameters();
+bool set_live_incompressible_parameter(SphParameters& fluid, std::string_view name,
+                                       const ParameterValue& value);
+std::vector<LiveParameter> live_parameters(const DfsphParameters& dfsph);
+bool set_live_parameter(DfsphParameters& dfsph, std::string_view name, const ParameterValue& value);
+std::vector<LiveParameter> live_parameters(const PbfParameters& pbf);
+bool set_live_parameter(PbfParameters& pbf, std::string_view name, const ParameterValue& value);
+std::vector<LiveParameter> live_parameters(const DemParameters& dem);
+bool set_live_parameter(DemParameters& dem, std::string_view name, const ParameterValue& value);
+std::vector<LiveParameter> live_parameters(const NbodyParameters& nbody);
+bool set_live_parameter(NbodyParameters& nbody, std::string_view name, const ParameterValue& value);
+
+// Throws the ParameterError for a name `simulation` does not take live: unknown, or applied on restart.
+[[noreturn]] void refuse_parameter(const Simulation& simulation, std::string_view name);
+
+}  // namespace surge

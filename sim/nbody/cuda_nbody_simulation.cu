@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "sim/backend/gpu_info.h"
+#include "sim/backend/render_attributes.h"
 #include "sim/backend/stage_events.h"
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"

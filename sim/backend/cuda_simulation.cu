@@ -140,6 +140,9 @@ class CudaSimulation final : public Simulation {
     SURGE_CUDA_CHECK(cudaMemcpy(state_.data(), &initial, sizeof initial, cudaMemcpyHostToDevice));
     ledger_.record(CopyDirection::host_to_device, sizeof initial, 0.0, "initial step state");
     SURGE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(DeviceStepState)));
+    // The memsets and copies above ran on the default stream, which stream_ (non-blocking) does not wait
+    // for: finish them before the first step's kernels.
+    SURGE_CUDA_CHECK(cudaDeviceSynchronize());
   }
   ~CudaSimulation() override {
     cudaStreamSynchronize(stream_);

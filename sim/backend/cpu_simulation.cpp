@@ -161,8 +161,14 @@ class CpuSimulation final : public Simulation {
     const float dt = status_.dt_s;
     std::int64_t first_bad = -1;
     int first_code = 0;
+    const bool guide = nozzle_guides(emitter_, schedule_, status_.time_s);
+    const EmitterNozzle& nozzle = emitter_.nozzle;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < std::int64_t(position_.size()); ++i) {
+      if (guide && in_nozzle_guide(nozzle, xyz(position_[i]), id_[i])) {
+        acceleration_[i] = ParticleAcceleration{};
+        velocity_[i] = nozzle_velocity(nozzle);
+      }
       integrate_particle(dt, acceleration_[i], position_[i], velocity_[i]);
       if (const int code = check_particle(params_, position_[i], velocity_[i])) {
 #pragma omp critical(surge_first_bad)

@@ -215,7 +215,8 @@ class CudaSimulation final : public Simulation {
     SURGE_CUDA_CHECK_LAUNCH("choose_time_step");
     events_.mark(4, stream_);
     integrate_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
-        params_, acceleration_.data(), id_.data(), n_, position_.data(), velocity_.data(), state_.data());
+        params_, acceleration_.data(), id_.data(), n_, position_.data(), velocity_.data(), state_.data(),
+        nullptr, emitter_.nozzle, emitter_.present && emitter_enabled_);
     SURGE_CUDA_CHECK_LAUNCH("integrate_kernel");
     advance_clock<<<1, 1, 0, stream_>>>(state_.data());
     SURGE_CUDA_CHECK_LAUNCH("advance_clock");

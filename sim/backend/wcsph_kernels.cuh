@@ -23,6 +23,7 @@
 #include "sim/backend/simulation.h"
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"
+#include "sim/sph/emitter.h"
 #include "sim/sph/wcsph_physics.h"
 
 namespace surge {
@@ -263,12 +264,19 @@ __global__ void integrate_kernel(SphParameters params, const ParticleAcceleratio
                                  const std::uint32_t* __restrict__ id, std::uint32_t n,
                                  Vec4f* __restrict__ position /* in, out */,
                                  Vec4f* __restrict__ velocity /* in, out */, DeviceStepState* state,
-                                 const Vec4f* __restrict__ reference = nullptr) {
+                                 const Vec4f* __restrict__ reference = nullptr, EmitterNozzle nozzle = {},
+                                 bool emitter_on = false) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool stopped = state->instability != 0;
   if (i >= n || i >= state->active_count || stopped) return;
-  const ParticleAcceleration a = acceleration[i];
+  ParticleAcceleration a = acceleration[i];
   Vec4f x = position[i], v = velocity[i];
+  // The emitter's nozzle guides its newest layer (sim/sph/emitter.h).
+  if (emitter_on && state->emitter_full == 0 && nozzle_open(nozzle, state->time_s) &&
+      in_nozzle_guide(nozzle, xyz(x), id[i])) {
+    a = ParticleAcceleration{};
+    v = nozzle_velocity(nozzle);
+  }
   integrate_particle(state->dt_s, a, x, v);
   position[i] = x;
   velocity[i] = v;

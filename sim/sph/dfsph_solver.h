@@ -89,6 +89,7 @@ class DfsphSolver {
     exec.end();
 
     exec.begin(Stage::integration);
+    s.guide_through_nozzle(dt);
     integrate(dt);
     s.finish_step(dt);
     exec.end();

@@ -83,6 +83,23 @@ struct FluidState {
     if (status.max_speed < nozzle.speed) status.max_speed = nozzle.speed;
   }
 
+  // The nozzle's guide (sim/sph/emitter.h): the newest layer keeps the nozzle velocity. With `previous`
+  // (PBF, whose positions move before its velocities are known), the guided particle's position is also
+  // set to where the nozzle velocity takes it from `previous` over dt.
+  void guide_through_nozzle(float dt, const Vec4f* previous = nullptr) {
+    if (!nozzle_guides(emitter, schedule, status.time_s)) return;
+    const EmitterNozzle nozzle = emitter.nozzle;
+    Vec4f* x = position.data();
+    Vec4f* v = velocity.data();
+    const std::uint32_t* ids = id.data();
+    exec.for_each(n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const Vec3f from = previous != nullptr ? xyz(previous[i]) : xyz(x[i]);
+      if (!in_nozzle_guide(nozzle, from, ids[i])) return;
+      v[i] = nozzle_velocity(nozzle);
+      if (previous != nullptr) x[i] = make_vec4(from + dt * xyz(v[i]), 0.0f);
+    });
+  }
+
   // Entries [first, first + count) of `values` set to zero (public: it holds a device lambda).
   template <typename T>
   void zero_new(Buffer<T>& values, std::uint32_t first, std::uint32_t count) {

@@ -88,6 +88,7 @@ class PbfSolver {
 
     exec.begin(Stage::integration);
     update_velocities(kernel, dt);
+    s.guide_through_nozzle(dt, previous_position_.data());
     s.finish_step(dt);
     exec.end();
     exec.count_step();

@@ -184,6 +184,7 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
                                  e.speed, float(spacing), double(e.start),
                                  e.end > 0.0f ? double(e.end) : std::numeric_limits<double>::infinity(),
                                  std::uint32_t(e.max_particles));
+    setup.emitter.nozzle.first_id = std::uint32_t(n);
     if (setup.emitter.max_particles < setup.emitter.nozzle.layer_size)
       throw SceneError(scene.path, scene.line_of(key), key,
                        "expected at least one layer of the nozzle (" +

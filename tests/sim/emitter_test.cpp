@@ -171,6 +171,43 @@ TEST(EmitterWcsph, ParticlesLeaveAtTheNozzleVelocityOneSpacingApart) {
       z0 += frame.position[i].z / double(kLayer);
   }
   EXPECT_NEAR(z1 - z0, kSpacing, 0.05 * kSpacing) << "the second layer follows one spacing behind";
+  for (std::size_t i = 0; i < frame.size(); ++i)
+    if (frame.id[i] >= kInitial + kLayer) {
+      // The nozzle guides its newest layer: exactly the nozzle velocity.
+      EXPECT_EQ(frame.velocity[i].z, -1.0f);
+      EXPECT_EQ(frame.velocity[i].x, 0.0f);
+    }
+}
+
+// A thin jet thrown upwards slows down along its axis, so each layer closes in on the one ahead; WCSPH's
+// stiff pressure then kicks the newest layer back into the nozzle unless the nozzle guides it
+// (in_nozzle_guide), and the layers after it are skipped.
+TEST(EmitterWcsph, JetThrownUpwardsLosesNoLayer) {
+  auto simulation = cpu_simulation(R"([domain]
+min = [0, 0, 0]
+max = [0.3, 0.1, 0.3]
+[resolution]
+spacing = 0.01
+[[fluid.block]]
+shape = "box"
+min = [0, 0, 0]
+max = [0.3, 0.1, 0.02]
+[[emitter]]
+center = [0.05, 0.05, 0.1]
+direction = [1, 0, 1]
+radius = 0.02
+speed = 2.0
+max_particles = 2000
+)");
+  const std::size_t initial = simulation->fluid_count(), layer = 13;  // 30 x 10 x 2; i^2 + j^2 <= 4
+  ASSERT_EQ(initial, 600u);
+  for (const double checkpoint : {0.012, 0.022, 0.032, 0.042}) {
+    const StepStatus status = run_until(*simulation, checkpoint);
+    ASSERT_EQ(status.instability, Instability::none) << status.diagnosis();
+    const double layers = double((simulation->fluid_count() - initial) / layer);
+    // A layer every 0.005 s.
+    EXPECT_LE(std::abs(layers - (std::floor(status.time_s / 0.005) + 1)), 1.0) << "at t = " << status.time_s;
+  }
 }
 
 TEST(EmitterWcsph, FullCapacityStopsTheEmitterAndTheRunStaysStable) {

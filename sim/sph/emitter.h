@@ -15,6 +15,8 @@
 // from a pool, a submerged nozzle, the previous layer stopped by a wall) is inside it. Skipping rather than
 // delaying keeps the schedule: the next layer again enters one spacing behind the one before it.
 //
+// While the nozzle is open it guides the layer it let out last: see in_nozzle_guide.
+//
 // Only the newest layer due is emitted at a step (the earlier ones are dropped): when the time step is
 // shorter than spacing / speed (the CFL condition makes it so for every solver) none is ever dropped, and
 // after the emitter was switched off the jet restarts at the nozzle instead of far ahead of it.

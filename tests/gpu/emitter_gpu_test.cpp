@@ -14,12 +14,12 @@
 namespace surge {
 namespace {
 
-// scenes/fountain.toml: 12,000 pool particles, a nozzle of 13 particles a layer, a layer every 0.005 s.
+// scenes/fountain.toml: 12,000 pool particles, a nozzle of 13 particles a layer, a layer every 0.0067 s.
 SphSetup fountain_setup() {
   return build_setup(load_scene(SURGE_SOURCE_DIR "/scenes/fountain.toml"));
 }
 
-// dt is about 4.5e-5 s: 800 steps are about 0.036 s, seven layers.
+// dt is about 6.5e-5 s (c0 about 37 m/s): 800 steps are about 0.05 s, seven or eight layers.
 constexpr int kSteps = 800;
 
 TEST(GpuEmitter, WcsphEmitsTheSameCountAtTheSameStepsAndPositionsAgree) {

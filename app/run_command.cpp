@@ -170,6 +170,7 @@ int run_scene(const RunOptions& options) {
   const auto start = std::chrono::steady_clock::now();
   StepStatus status = simulation.status();
   write_frames(status);
+  bool emitter_full_said = false;  // said once
   while (!plan.end.reached(status.step, status.time_s)) {
     simulation.step();
     status = simulation.status();
@@ -178,6 +179,13 @@ int run_scene(const RunOptions& options) {
       frames.finish();  // the frames before the instability are complete on disk before we say so
       report_instability(status, frames);
       return kExitUnstable;
+    }
+    if (status.emitter_full && !emitter_full_said) {
+      emitter_full_said = true;
+      std::cout << "emitter stopped at step " << status.step << ", t = " << status.time_s
+                << " s: " << simulation.fluid_count() << " of " << simulation.capacity()
+                << " fluid particles, its next layer does not fit (raise [[emitter]] max_particles)\n"
+                << std::flush;
     }
     write_frames(status);
     progress.update(status.step, status.time_s);

@@ -46,6 +46,7 @@ std::string LiveSession::switch_mode(ExecutionMode next, render::ParticleRendere
   const SimulationOptions simulation_options{.particles_override = particles_};
   std::unique_ptr<Simulation> switched =
       switch_execution_mode(simulation(), scene_, next, simulation_options);
+  switched->set_emitter_enabled(simulation().emitter_enabled());  // the nozzle stays as the user left it
   feed_.reset();  // it refers to the simulation being replaced
   backend_.simulation = std::move(switched);
   backend_.kind = mode_name(next);  // as choose_mode names it

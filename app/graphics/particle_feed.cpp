@@ -1,5 +1,6 @@
 #include "app/graphics/particle_feed.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -28,10 +29,11 @@ void ParticleFeed::update(render::ColorBy color_by) {
   const std::size_t n = simulation_.fluid_count();
   if (interop_wanted_) {
     try {
-      // Register once; again only if the GL buffers had to grow (a new particle count).
+      // Register once, for the simulation's capacity (an emitter grows the count up to it); again only if
+      // the GL buffers had to grow (a new simulation).
       if (buffers_.capacity() < n || !interop_ || interop_->position_buffer() != buffers_.position_buffer()) {
         interop_.reset();
-        buffers_.resize(n);
+        buffers_.resize(std::max(n, simulation_.capacity()));
         interop_ = std::make_unique<render::CudaGlBuffers>(buffers_);
       }
       buffers_.resize(n);

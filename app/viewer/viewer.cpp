@@ -112,6 +112,7 @@ constexpr const char* kHelpText =
     "1 2 3 4      camera: perspective, front, side, top\n"
     "C            reset the camera\n"
     "B            show / hide wall particles\n"
+    "E            emitter on / off (scenes with an [[emitter]])\n"
     "P            screenshot (PNG in the working directory)\n"
     "R            start / stop recording\n"
     "F11          fullscreen\n"
@@ -276,6 +277,14 @@ int run_viewer(const ViewOptions& options) {
                              windowed_size[1], 0);
       }
     };
+    auto toggle_emitter = [&](Simulation& simulation) {
+      if (!simulation.has_emitter()) {
+        last_message = "this scene has no [[emitter]] (docs/scenes.md)";
+        return;
+      }
+      simulation.set_emitter_enabled(!simulation.emitter_enabled());
+      last_message = simulation.emitter_enabled() ? "emitter on" : "emitter off";
+    };
     // The Lessons panel's live switch: the same particles, time and step, continued in `next`.
     auto switch_mode = [&](ExecutionMode next) {
       last_message = session->switch_mode(next, renderer, std::cout);
@@ -409,6 +418,7 @@ int run_viewer(const ViewOptions& options) {
             upload_boundary(scene, particles_now, renderer.boundary(), simulation.ledger());
           }
         }
+        if (pressed(GLFW_KEY_E)) toggle_emitter(simulation);
         if (pressed(GLFW_KEY_P)) take_screenshot = true;
         if (pressed(GLFW_KEY_R)) toggle_recording = true;
         if (pressed(GLFW_KEY_F11)) toggle_fullscreen();
@@ -442,6 +452,19 @@ int run_viewer(const ViewOptions& options) {
           if (ImGui::Button("Restart")) restart_now = true;
           ImGui::SliderInt("steps/frame", &steps_per_frame, 1, 64);
           ImGui::DragFloat("hand radius", &hand_radius, 0.001f, 0.001f, 10.0f, "%.3f m");
+          // A scene without [[emitter]] has no nozzle to switch: greyed, with the reason.
+          bool emitting = simulation.emitter_enabled();
+          ImGui::BeginDisabled(!simulation.has_emitter());
+          if (ImGui::Checkbox("Emitter (E)", &emitting)) toggle_emitter(simulation);
+          ImGui::EndDisabled();
+          ImGui::SameLine();
+          if (!simulation.has_emitter())
+            ImGui::TextDisabled("this scene has no [[emitter]]");
+          else if (session->status().emitter_full)
+            ImGui::TextDisabled("full: %zu of %zu particles", simulation.fluid_count(),
+                                simulation.capacity());
+          else
+            ImGui::TextDisabled("%zu of %zu particles", simulation.fluid_count(), simulation.capacity());
           ImGui::TextDisabled("Shift + drag: stir the fluid");
           if (ImGui::Button("Screenshot")) take_screenshot = true;
           ImGui::SameLine();

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,9 @@ class CpuExecutor {
     return largest;
   }
 
-  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions) {
-    index_.build(grid, positions);
+  // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter).
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
+    index_.build(grid, std::span<const Vec4f>(positions.data(), n));
   }
   const std::uint32_t* cell_start() const {
     return index_.cell_start().data();
@@ -105,13 +107,21 @@ class CpuExecutor {
     gather_in_order(values, index_.sorted_order(), scratch);
   }
 
+  // Copies `source` into the first entries of a buffer of `capacity` entries.
   template <typename T>
-  void upload(Buffer<T>& destination, const std::vector<T>& source, const char*) {
+  void upload(Buffer<T>& destination, const std::vector<T>& source, std::size_t capacity, const char*) {
+    destination.reserve(capacity);
     destination = source;
+    destination.resize(capacity);
   }
   template <typename T>
-  void download(std::vector<T>& destination, const Buffer<T>& source, const char*) {
-    destination = source;
+  void upload(Buffer<T>& destination, const std::vector<T>& source, const char* reason) {
+    upload(destination, source, source.size(), reason);
+  }
+  // Copies the first `count` entries.
+  template <typename T>
+  void download(std::vector<T>& destination, const Buffer<T>& source, std::size_t count, const char*) {
+    destination.assign(source.begin(), source.begin() + std::ptrdiff_t(count));
   }
   template <typename T>
   void allocate(Buffer<T>& buffer, std::size_t n) {

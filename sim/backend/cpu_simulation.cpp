@@ -26,8 +26,18 @@ class CpuSimulation final : public Simulation {
         density_(setup.fluid.density),
         pressure_(setup.fluid.pressure),
         boundary_(setup.boundary),
-        boundary_cell_start_(setup.boundary_cell_start) {
+        boundary_cell_start_(setup.boundary_cell_start),
+        emitter_(setup.emitter),
+        capacity_(setup.capacity()) {
+    // Reserved for the emitter's particles: the arrays grow in place as layers enter.
+    for (auto* vec4s : {&position_, &velocity_, &vec4_scratch_}) vec4s->reserve(capacity_);
+    for (auto* floats : {&density_, &pressure_}) floats->reserve(capacity_);
+    id_.reserve(capacity_);
+    id_scratch_.reserve(capacity_);
+    acceleration_.reserve(capacity_);
     acceleration_.resize(position_.size());
+    schedule_.next_id = std::uint32_t(position_.size());
+    if (emitter_.present) schedule_.next_layer = first_layer_from(emitter_.nozzle, setup.fluid.time_s);
     status_.dt_s = params_.dt_max;
     status_.time_s = setup.fluid.time_s;
     status_.step = setup.fluid.step;
@@ -37,10 +47,18 @@ class CpuSimulation final : public Simulation {
     return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)";
   }
   std::size_t fluid_count() const override { return position_.size(); }
+  std::size_t capacity() const override { return capacity_; }
+  bool has_emitter() const override { return emitter_.present; }
+  bool set_emitter_enabled(bool enabled) override {
+    schedule_.enabled = enabled;
+    return emitter_.present;
+  }
+  bool emitter_enabled() const override { return emitter_.present && schedule_.enabled; }
   std::size_t boundary_count() const override { return boundary_.size(); }
 
   void step() override {
     if (status_.instability != Instability::none) return;
+    run_timed(times_, Stage::other, [&] { emit(); });
     run_timed(times_, Stage::index, [&] { sort_by_cell(); });
     with_kernel(params_.kernel, params_.support, [&](auto kernel) {
       run_timed(times_, Stage::density, [&] { compute_densities(kernel); });
@@ -79,6 +97,28 @@ class CpuSimulation final : public Simulation {
   void reset_timers() override { times_ = StageTimes{}; }
 
  private:
+  // A layer from the nozzle (sim/sph/emitter.h), appended after the active particles.
+  void emit() {
+    const long long layer = layer_to_emit(emitter_, schedule_, status_.time_s, position_.size(), capacity_);
+    status_.emitter_full = schedule_.full;
+    if (layer < 0) return;
+    schedule_.next_layer = layer + 1;
+    const EmitterNozzle& nozzle = emitter_.nozzle;
+    const float advance = layer_advance(nozzle, layer, status_.time_s);
+    for (const Vec4f& x : position_)
+      if (in_layer_slot(nozzle, xyz(x), advance)) return;  // fluid still in the slot: skip this layer
+    for (const Vec4f& offset : emitter_.layer) {
+      Vec4f x, v;
+      place_emitted_particle(nozzle, offset, advance, x, v);
+      position_.push_back(x);
+      velocity_.push_back(v);
+      density_.push_back(params_.rest_density);
+      pressure_.push_back(0.0f);
+      id_.push_back(schedule_.next_id++);
+    }
+    acceleration_.resize(position_.size());
+  }
+
   void sort_by_cell() {
     index_.build(grid_, position_);
     const auto& order = index_.sorted_order();
@@ -125,8 +165,14 @@ class CpuSimulation final : public Simulation {
     const float dt = status_.dt_s;
     std::int64_t first_bad = -1;
     int first_code = 0;
+    const bool guide = nozzle_guides(emitter_, schedule_, status_.time_s);
+    const EmitterNozzle& nozzle = emitter_.nozzle;
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < std::int64_t(position_.size()); ++i) {
+      if (guide && in_nozzle_guide(nozzle, xyz(position_[i]), id_[i])) {
+        acceleration_[i] = ParticleAcceleration{};
+        velocity_[i] = nozzle_velocity(nozzle);
+      }
       integrate_particle(dt, acceleration_[i], position_[i], velocity_[i]);
       if (const int code = check_particle(params_, position_[i], velocity_[i])) {
 #pragma omp critical(surge_first_bad)
@@ -174,6 +220,9 @@ class CpuSimulation final : public Simulation {
   std::vector<Vec4f> vec4_scratch_;
   std::vector<std::uint32_t> id_scratch_;
   float max_speed_ = 0.0f, max_acceleration_ = 0.0f;
+  EmitterSetup emitter_;
+  EmitterSchedule schedule_;
+  std::size_t capacity_;
   StepStatus status_;
   StageTimes times_;
 };

@@ -106,9 +106,10 @@ class CudaExecutor {
     return float(reduce<float>(n, f, cuda::maximum<>{}, 0.0f, "solver reduction (max)"));
   }
 
-  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions) {
-    index_.build(grid, positions.data(), std::uint32_t(positions.size()), index_build_, stream_);
-    sorted_count_ = std::uint32_t(positions.size());
+  // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter).
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
+    index_.build(grid, positions.data(), n, index_build_, stream_);
+    sorted_count_ = n;
   }
   const std::uint32_t* cell_start() const { return index_.d_cell_start(); }
   // Neighbours come from the cells on the GPU: a list would cost more memory traffic than the candidate tests
@@ -134,15 +135,24 @@ class CudaExecutor {
     values.swap(scratch);
   }
 
+  // Copies `source` into the first entries of a buffer of `capacity` entries; only source's bytes cross.
   template <typename T>
-  void upload(Buffer<T>& destination, const std::vector<T>& source, const char* reason) {
+  void upload(Buffer<T>& destination, const std::vector<T>& source, std::size_t capacity,
+              const char* reason) {
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    destination.resize(capacity);
     copy_to_device(destination, source, ledger_, reason);
+    destination.resize(capacity);  // within the allocation: keeps the contents
   }
   template <typename T>
-  void download(std::vector<T>& destination, const Buffer<T>& source, const char* reason) {
+  void upload(Buffer<T>& destination, const std::vector<T>& source, const char* reason) {
+    upload(destination, source, source.size(), reason);
+  }
+  // Copies the first `count` entries.
+  template <typename T>
+  void download(std::vector<T>& destination, const Buffer<T>& source, std::size_t count, const char* reason) {
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    copy_to_host(destination, source, ledger_, reason);
+    copy_to_host(destination, source, count, ledger_, reason);
   }
   template <typename T>
   void allocate(Buffer<T>& buffer, std::size_t n) {

@@ -15,6 +15,7 @@
 #include "sim/backend/render_attributes.h"
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/index/cell_index_gpu.h"
+#include "sim/sph/emitter.h"
 
 namespace surge {
 
@@ -32,33 +33,105 @@ __global__ void write_render_attributes(std::uint32_t n, const Vec4f* __restrict
   if (d_scalar) d_scalar[i] = render_scalar(scalar, velocity[i], density[i], pressure[i]);
 }
 
+// ---- The emitter on the device (sim/sph/emitter.h). The time lives on the device, so the device decides:
+// a slot check over the active particles, a one-thread decision, then the layer's kernel writes the new
+// particles after the active ones and the decision has already grown active_count. Nothing crosses the bus.
+
+// Flags the nozzle occupied when an active particle lies in the slot of the layer due now.
+__global__ void nozzle_slot_kernel(EmitterNozzle nozzle, bool enabled, const Vec4f* __restrict__ position,
+                                   std::uint32_t n, DeviceStepState* state) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (!enabled || i >= n || i >= state->active_count) return;
+  const long long layer = latest_due_layer(nozzle, state->time_s);
+  if (layer < state->next_layer) return;
+  // Every writer writes 1: the race is benign.
+  if (in_layer_slot(nozzle, xyz(position[i]), layer_advance(nozzle, layer, state->time_s)))
+    state->nozzle_occupied = 1u;
+}
+
+// One thread: layer_to_emit() of the host backends, on the device.
+__global__ void decide_emission(EmitterNozzle nozzle, bool enabled, std::uint32_t capacity,
+                                DeviceStepState* state) {
+  state->emit_now = 0u;
+  const bool occupied = state->nozzle_occupied != 0u;
+  state->nozzle_occupied = 0u;
+  if (!enabled || state->emitter_full != 0 || state->instability != 0) return;
+  const long long layer = latest_due_layer(nozzle, state->time_s);
+  if (layer < state->next_layer) return;
+  if (std::size_t(state->active_count) + nozzle.layer_size > capacity) {
+    state->emitter_full = 1;
+    return;
+  }
+  state->next_layer = layer + 1;
+  if (occupied) return;  // fluid still in the slot: skip this layer
+  state->emit_now = 1u;
+  state->emit_first = state->active_count;
+  state->emit_first_id = state->next_id;
+  state->emit_advance = layer_advance(nozzle, layer, state->time_s);
+  state->active_count += nozzle.layer_size;
+  state->next_id += nozzle.layer_size;
+}
+
+__global__ void write_layer(EmitterNozzle nozzle, const Vec4f* __restrict__ offsets, float rest_density,
+                            const DeviceStepState* state, Vec4f* __restrict__ position /* out */,
+                            Vec4f* __restrict__ velocity /* out */, std::uint32_t* __restrict__ id /* out */,
+                            float* __restrict__ density /* out */, float* __restrict__ pressure /* out */) {
+  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= nozzle.layer_size || state->emit_now == 0u) return;
+  const std::uint32_t slot = state->emit_first + k;
+  place_emitted_particle(nozzle, offsets[k], state->emit_advance, position[slot], velocity[slot]);
+  id[slot] = state->emit_first_id + k;
+  density[slot] = rest_density;
+  pressure[slot] = 0.0f;
+}
+
 class CudaSimulation final : public Simulation {
  public:
   CudaSimulation(const SphSetup& setup, const GpuInfo& gpu, const GpuStepOptions& options)
-      : params_(setup.params), grid_(setup.grid), gpu_(gpu), options_(options) {
+      : params_(setup.params),
+        grid_(setup.grid),
+        gpu_(gpu),
+        options_(options),
+        emitter_(setup.emitter),
+        capacity_(std::uint32_t(setup.capacity())) {
     n_ = std::uint32_t(setup.fluid.size());
+    known_count_ = n_;
     SURGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    // Every per-particle buffer holds capacity_ entries; slots past the active count stay zero until a
+    // layer fills them.
+    for (DeviceBuffer<Vec4f>* buffer : {&position_, &velocity_, &sorted_position_, &sorted_velocity_}) {
+      buffer->resize(capacity_);
+      SURGE_CUDA_CHECK(cudaMemset(buffer->data(), 0, buffer->bytes()));
+    }
+    for (DeviceBuffer<std::uint32_t>* buffer : {&id_, &sorted_id_}) {
+      buffer->resize(capacity_);
+      SURGE_CUDA_CHECK(cudaMemset(buffer->data(), 0, buffer->bytes()));
+    }
     copy_to_device(position_, setup.fluid.position, ledger_, "initial fluid particles");
     copy_to_device(velocity_, setup.fluid.velocity, ledger_, "initial fluid particles");
     copy_to_device(id_, setup.fluid.id, ledger_, "initial fluid particles");
+    for (DeviceBuffer<Vec4f>* buffer : {&position_, &velocity_}) buffer->resize(capacity_);  // keeps contents
+    id_.resize(capacity_);
     copy_to_device(boundary_, setup.boundary, ledger_, "boundary particles");
     copy_to_device(boundary_cell_start_, setup.boundary_cell_start, ledger_, "boundary particles");
-    sorted_position_.resize(n_);
-    sorted_velocity_.resize(n_);
-    sorted_id_.resize(n_);
-    density_.resize(n_);
-    pressure_.resize(n_);
-    acceleration_.resize(n_);
+    if (emitter_.present) copy_to_device(emitter_layer_, emitter_.layer, ledger_, "emitter nozzle layer");
+    density_.resize(capacity_);
+    pressure_.resize(capacity_);
+    acceleration_.resize(capacity_);
     state_.resize(1);
     if (options_.force_pass == ForcePass::split) {
-      near_wall_.resize(n_);
-      near_wall_list_.resize(n_);
+      near_wall_.resize(capacity_);
+      near_wall_list_.resize(capacity_);
       near_wall_count_.resize(1);
     }
-    const DeviceStepState initial = initial_step_state(params_, setup.fluid);
+    DeviceStepState initial = initial_step_state(params_, setup.fluid);
+    if (emitter_.present) initial.next_layer = first_layer_from(emitter_.nozzle, setup.fluid.time_s);
     SURGE_CUDA_CHECK(cudaMemcpy(state_.data(), &initial, sizeof initial, cudaMemcpyHostToDevice));
     ledger_.record(CopyDirection::host_to_device, sizeof initial, 0.0, "initial step state");
     SURGE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(DeviceStepState)));
+    // The memsets and copies above ran on the default stream, which stream_ (non-blocking) does not wait
+    // for: finish them before the first step's kernels.
+    SURGE_CUDA_CHECK(cudaDeviceSynchronize());
   }
   ~CudaSimulation() override {
     cudaStreamSynchronize(stream_);
@@ -73,14 +146,29 @@ class CudaSimulation final : public Simulation {
                   options_.force_pass == ForcePass::split ? ", split force pass" : "");
     return text;
   }
-  std::size_t fluid_count() const override { return n_; }
+  // The count of the last status(): the device grows it as layers enter (see step()).
+  std::size_t fluid_count() const override { return known_count_; }
+  std::size_t capacity() const override { return capacity_; }
+  bool has_emitter() const override { return emitter_.present; }
+  // Passed to the emitter's kernels as an argument at each step: nothing to copy.
+  bool set_emitter_enabled(bool enabled) override {
+    emitter_enabled_ = enabled;
+    return emitter_.present;
+  }
+  bool emitter_enabled() const override { return emitter_.present && emitter_enabled_; }
   std::size_t boundary_count() const override { return boundary_.size(); }
 
   void step() override {
-    if (n_ == 0) return;
+    if (n_ == 0 && !emitter_.present) return;
     if (events_.full()) events_.collect(times_);
     events_.mark(0, stream_);
-    index_.build(grid_, position_.data(), n_, options_.index_build, stream_);
+    // The emitter's kernels are timed with the index build they precede.
+    const std::uint32_t* d_active_count = nullptr;
+    if (emitter_.present) {
+      emit();
+      d_active_count = &state_.data()->active_count;
+    }
+    index_.build(grid_, position_.data(), n_, options_.index_build, stream_, d_active_count);
     if (options_.reorder) {
       gather_particles<<<blocks_for(n_), kBlock, 0, stream_>>>(
           index_.d_sorted_order(), n_, position_.data(), velocity_.data(), id_.data(),
@@ -116,7 +204,8 @@ class CudaSimulation final : public Simulation {
     SURGE_CUDA_CHECK_LAUNCH("choose_time_step");
     events_.mark(4, stream_);
     integrate_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
-        params_, acceleration_.data(), id_.data(), n_, position_.data(), velocity_.data(), state_.data());
+        params_, acceleration_.data(), id_.data(), n_, position_.data(), velocity_.data(), state_.data(),
+        nullptr, emitter_.nozzle, emitter_.present && emitter_enabled_);
     SURGE_CUDA_CHECK_LAUNCH("integrate_kernel");
     advance_clock<<<1, 1, 0, stream_>>>(state_.data());
     SURGE_CUDA_CHECK_LAUNCH("advance_clock");
@@ -131,17 +220,22 @@ class CudaSimulation final : public Simulation {
     const auto stop = std::chrono::steady_clock::now();
     ledger_.record(CopyDirection::device_to_host, sizeof(DeviceStepState),
                    std::chrono::duration<double, std::milli>(stop - start).count(), "step status");
+    // The device's count is known again: launches shrink back to it.
+    known_count_ = host_state_->active_count;
+    n_ = known_count_;
+    layers_possible_since_status_ = 0;
     return to_step_status(*host_state_);
   }
 
   void download(ParticleFrame& frame) override {
     const StepStatus st = status();
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    copy_to_host(frame.position, position_, ledger_, "export frame");
-    copy_to_host(frame.velocity, velocity_, ledger_, "export frame");
-    copy_to_host(frame.density, density_, ledger_, "export frame");
-    copy_to_host(frame.pressure, pressure_, ledger_, "export frame");
-    copy_to_host(frame.id, id_, ledger_, "export frame");
+    // status() made known_count_ the device's count: the active particles are the first known_count_ slots.
+    copy_to_host(frame.position, position_, known_count_, ledger_, "export frame");
+    copy_to_host(frame.velocity, velocity_, known_count_, ledger_, "export frame");
+    copy_to_host(frame.density, density_, known_count_, ledger_, "export frame");
+    copy_to_host(frame.pressure, pressure_, known_count_, ledger_, "export frame");
+    copy_to_host(frame.id, id_, known_count_, ledger_, "export frame");
     frame.time_s = st.time_s;
     frame.step = st.step;
   }
@@ -156,9 +250,11 @@ class CudaSimulation final : public Simulation {
   }
 
   bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
-    if (n_ > 0) {
-      write_render_attributes<<<blocks_for(n_), kBlock, 0, stream_>>>(
-          n_, position_.data(), velocity_.data(), density_.data(), pressure_.data(), targets.scalar,
+    // fluid_count() entries, as the targets hold; particles that entered since the last status() show
+    // from the next one.
+    if (known_count_ > 0) {
+      write_render_attributes<<<blocks_for(known_count_), kBlock, 0, stream_>>>(
+          known_count_, position_.data(), velocity_.data(), density_.data(), pressure_.data(), targets.scalar,
           targets.d_position, targets.d_scalar);
       SURGE_CUDA_CHECK_LAUNCH("write_render_attributes");
     }
@@ -193,7 +289,7 @@ class CudaSimulation final : public Simulation {
   template <typename Kernel>
   void split_force_pass(const Kernel& kernel, const FluidFields& fields, const CellIndexView& boundary) {
     fluid_acceleration_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
-        kernel, params_, grid_, fields, boundary, n_, acceleration_.data(), near_wall_.data());
+        kernel, params_, grid_, fields, boundary, n_, acceleration_.data(), near_wall_.data(), state_.data());
     SURGE_CUDA_CHECK_LAUNCH("fluid_acceleration_kernel");
     const thrust::counting_iterator<std::uint32_t> particles(0);
     std::size_t temp_bytes = 0;
@@ -213,11 +309,37 @@ class CudaSimulation final : public Simulation {
     SURGE_CUDA_CHECK_LAUNCH("finish_acceleration_kernel");
   }
 
+  // The emitter's kernels, before the index build. The host does not know whether a layer enters (the
+  // time is on the device), so it launches the step over an upper bound, n_: at most one layer per step
+  // with the emitter on since the last status(). Slots past the device's active_count are left alone by every
+  // kernel and sorted past every cell by the index.
+  void emit() {
+    if (emitter_enabled_) ++layers_possible_since_status_;
+    const std::uint64_t bound = std::uint64_t(known_count_) +
+                                std::uint64_t(layers_possible_since_status_) * emitter_.nozzle.layer_size;
+    n_ = std::uint32_t(std::min<std::uint64_t>(bound, capacity_));
+    nozzle_slot_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(emitter_.nozzle, emitter_enabled_,
+                                                               position_.data(), n_, state_.data());
+    SURGE_CUDA_CHECK_LAUNCH("nozzle_slot_kernel");
+    decide_emission<<<1, 1, 0, stream_>>>(emitter_.nozzle, emitter_enabled_, capacity_, state_.data());
+    SURGE_CUDA_CHECK_LAUNCH("decide_emission");
+    write_layer<<<blocks_for(emitter_.nozzle.layer_size), kBlock, 0, stream_>>>(
+        emitter_.nozzle, emitter_layer_.data(), params_.rest_density, state_.data(), position_.data(),
+        velocity_.data(), id_.data(), density_.data(), pressure_.data());
+    SURGE_CUDA_CHECK_LAUNCH("write_layer");
+  }
+
   SphParameters params_;
   GridGeometry grid_;
   GpuInfo gpu_;
   GpuStepOptions options_;
-  std::uint32_t n_ = 0;
+  EmitterSetup emitter_;
+  std::uint32_t capacity_ = 0;
+  bool emitter_enabled_ = true;
+  DeviceBuffer<Vec4f> emitter_layer_;
+  std::uint32_t known_count_ = 0;  // active particles at the last status()
+  long layers_possible_since_status_ = 0;
+  std::uint32_t n_ = 0;  // particles the kernels are launched over: the active count, or a bound on it
   cudaStream_t stream_ = nullptr;
   GpuCellIndex index_;
   DeviceBuffer<Vec4f> position_, velocity_, sorted_position_, sorted_velocity_;

@@ -41,6 +41,13 @@ class IncompressibleSimulation final : public Simulation {
 
   std::string backend_name() const override { return exec_.name(); }
   std::size_t fluid_count() const override { return solver_.fluid().n; }
+  std::size_t capacity() const override { return solver_.fluid().capacity; }
+  bool has_emitter() const override { return solver_.fluid().emitter.present; }
+  bool set_emitter_enabled(bool enabled) override {
+    solver_.fluid().schedule.enabled = enabled;
+    return has_emitter();
+  }
+  bool emitter_enabled() const override { return has_emitter() && solver_.fluid().schedule.enabled; }
   std::size_t boundary_count() const override { return boundary_count_; }
 
   void step() override {

@@ -46,6 +46,8 @@ struct StepStatus {
   double time_s = 0;    // simulated time reached
   float dt_s = 0;       // last time step
   float max_speed = 0;  // [m/s] at the last step
+  // The scene's emitter has stopped: its next layer no longer fits in the particles allocated for it.
+  bool emitter_full = false;
   Instability instability = Instability::none;
   long bad_step = 0;               // step at which it was found
   std::uint32_t bad_particle = 0;  // creation id of the particle
@@ -96,8 +98,12 @@ class Simulation {
  public:
   virtual ~Simulation() = default;
   virtual std::string backend_name() const = 0;  // "cpu (2 threads)", "gpu (NVIDIA H200)"
+  // Fluid particles taking part now. With an emitter it grows as layers enter; the GPU WCSPH backend,
+  // which counts them on the device, reports the count of the last status() or download().
   virtual std::size_t fluid_count() const = 0;
   virtual std::size_t boundary_count() const = 0;
+  // Fluid particles allocated: fluid_count() can grow to this (a viewer sizes its buffers by it).
+  virtual std::size_t capacity() const { return fluid_count(); }
 
   virtual void step() = 0;
   virtual StepStatus status() = 0;                  // waits for the device; small readback
@@ -139,6 +145,14 @@ class Simulation {
   // Changes one of live_parameters() for the following steps: only the values the kernels are passed
   // change, nothing crosses the bus. Throws ParameterError for any other name or a value out of range.
   virtual void set_parameter(std::string_view name, const ParameterValue& value);
+  // Whether the scene has an [[emitter]]; set_emitter_enabled switches it on or off for the following steps
+  // and returns false when there is none.
+  virtual bool has_emitter() const { return false; }
+  virtual bool set_emitter_enabled(bool enabled) {
+    (void)enabled;
+    return false;
+  }
+  virtual bool emitter_enabled() const { return false; }
   TransferLedger& ledger() { return ledger_; }
 
  protected:

@@ -57,6 +57,11 @@ std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, Executi
       return make_cpu_simulation(setup);
     case ExecutionMode::hybrid:
     case ExecutionMode::hybrid_overlap:
+      // The hybrid modes rebuild the index on the host from a fixed particle count; an emitter's growing
+      // count would need the host to know it every step, which is what the gpu mode avoids.
+      if (setup.emitter.present)
+        throw std::invalid_argument(std::string("mode ") + mode_name(mode) +
+                                    " does not run scenes with an [[emitter]]; use the cpu or gpu mode");
       return make_hybrid_simulation(setup, HybridOptions{.overlap = mode == ExecutionMode::hybrid_overlap,
                                                          .skin_ratio = options.skin_ratio});
     case ExecutionMode::gpu:
@@ -74,6 +79,14 @@ SphSetup continue_from(const SphSetup& setup, const ParticleFrame& frame) {
   continued.boundary = setup.boundary;
   continued.boundary_cell_start = setup.boundary_cell_start;
   continued.fluid = frame;
+  // The emitter goes on where it was: its particles so far are in the frame, the rest of its allocation
+  // stays for it (SphSetup::capacity() is unchanged), and its schedule resumes at the frame's time.
+  continued.emitter = setup.emitter;
+  if (setup.emitter.present) {
+    const std::size_t capacity = setup.capacity();
+    continued.emitter.max_particles =
+        std::uint32_t(capacity > frame.size() ? capacity - frame.size() : std::size_t(0));
+  }
   return continued;
 }
 

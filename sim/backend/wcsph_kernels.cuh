@@ -23,6 +23,7 @@
 #include "sim/backend/simulation.h"
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"
+#include "sim/sph/emitter.h"
 #include "sim/sph/wcsph_physics.h"
 
 namespace surge {
@@ -51,6 +52,18 @@ struct DeviceStepState {
   // its cell index was built from, and the largest acceleration of the last step [m/s^2].
   unsigned int max_displacement2_bits;
   float max_acceleration;
+  // Particles taking part: the first active_count slots. An emitter (cuda_simulation.cu) grows it on the
+  // device, so kernels launched over more slots leave the others alone.
+  unsigned int active_count;
+  // The emitter's schedule (sim/sph/emitter.h), kept where the time is.
+  long long next_layer;
+  unsigned int next_id;
+  int emitter_full;
+  unsigned int nozzle_occupied;  // set by the slot check, cleared by the decision
+  unsigned int emit_now;         // the decision: a layer enters at emit_first, ids from emit_first_id
+  unsigned int emit_first;
+  unsigned int emit_first_id;
+  float emit_advance;
 };
 
 DeviceStepState initial_step_state(const SphParameters& params, const ParticleFrame& fluid) {
@@ -58,6 +71,8 @@ DeviceStepState initial_step_state(const SphParameters& params, const ParticleFr
   initial.dt_s = params.dt_max;
   initial.time_s = fluid.time_s;
   initial.step = fluid.step;
+  initial.active_count = std::uint32_t(fluid.size());
+  initial.next_id = std::uint32_t(fluid.size());
   return initial;
 }
 
@@ -67,6 +82,7 @@ StepStatus to_step_status(const DeviceStepState& s) {
   st.time_s = s.time_s;
   st.dt_s = s.dt_s;
   st.max_speed = s.max_speed;
+  st.emitter_full = s.emitter_full != 0;
   st.instability = Instability(s.instability);
   st.bad_step = long(s.bad_step);
   st.bad_particle = s.bad_particle;
@@ -151,7 +167,7 @@ __global__ void __launch_bounds__(kBlock)
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   float acceleration2 = 0.0f, speed2 = 0.0f;
   std::uint32_t particle_id = 0u;
-  if (i < n) {
+  if (i < n && i < state->active_count) {
     const ParticleAcceleration a = compute_acceleration(kernel, params, grid, fluid, boundary, i);
     out[i] = a;
     acceleration2 = length_squared(a.acceleration);
@@ -167,9 +183,14 @@ template <typename Kernel>
 __global__ void fluid_acceleration_kernel(Kernel kernel, SphParameters params, GridGeometry grid,
                                           FluidFields fluid, CellIndexView boundary, std::uint32_t n,
                                           ParticleAcceleration* __restrict__ out /* out */,
-                                          std::uint32_t* __restrict__ near_wall /* out: 0 or 1 */) {
+                                          std::uint32_t* __restrict__ near_wall /* out: 0 or 1 */,
+                                          const DeviceStepState* state) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
+  if (i >= state->active_count) {
+    near_wall[i] = 0u;  // not a particle (yet): no wall pass
+    return;
+  }
   ParticleAcceleration a = start_acceleration(params, fluid, i);
   add_fluid_acceleration(kernel, params, grid, fluid, i, a);
   out[i] = a;
@@ -209,7 +230,7 @@ __global__ void __launch_bounds__(kBlock)
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   float acceleration2 = 0.0f, speed2 = 0.0f;
   std::uint32_t particle_id = 0u;
-  if (i < n) {
+  if (i < n && i < state->active_count) {
     ParticleAcceleration a = out[i];
     finish_acceleration(params, a);
     out[i] = a;
@@ -243,12 +264,19 @@ __global__ void integrate_kernel(SphParameters params, const ParticleAcceleratio
                                  const std::uint32_t* __restrict__ id, std::uint32_t n,
                                  Vec4f* __restrict__ position /* in, out */,
                                  Vec4f* __restrict__ velocity /* in, out */, DeviceStepState* state,
-                                 const Vec4f* __restrict__ reference = nullptr) {
+                                 const Vec4f* __restrict__ reference = nullptr, EmitterNozzle nozzle = {},
+                                 bool emitter_on = false) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool stopped = state->instability != 0;
-  if (i >= n || stopped) return;
-  const ParticleAcceleration a = acceleration[i];
+  if (i >= n || i >= state->active_count || stopped) return;
+  ParticleAcceleration a = acceleration[i];
   Vec4f x = position[i], v = velocity[i];
+  // The emitter's nozzle guides its newest layer (sim/sph/emitter.h).
+  if (emitter_on && state->emitter_full == 0 && nozzle_open(nozzle, state->time_s) &&
+      in_nozzle_guide(nozzle, xyz(x), id[i])) {
+    a = ParticleAcceleration{};
+    v = nozzle_velocity(nozzle);
+  }
   integrate_particle(state->dt_s, a, x, v);
   position[i] = x;
   velocity[i] = v;

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -71,15 +72,23 @@ void copy_to_device(DeviceBuffer<T>& destination, const std::vector<T>& source, 
                 std::chrono::duration<double, std::milli>(stop - start).count(), reason);
 }
 
+// Copies the first `count` entries of `source` (the active particles of a buffer allocated for more).
+template <typename T>
+void copy_to_host(std::vector<T>& destination, const DeviceBuffer<T>& source, std::size_t count,
+                  TransferLedger& ledger, const std::string& reason) {
+  if (count > source.size()) throw std::logic_error("copy_to_host: more entries asked than the buffer holds");
+  destination.resize(count);
+  const auto start = std::chrono::steady_clock::now();
+  SURGE_CUDA_CHECK(cudaMemcpy(destination.data(), source.data(), count * sizeof(T), cudaMemcpyDeviceToHost));
+  const auto stop = std::chrono::steady_clock::now();
+  ledger.record(CopyDirection::device_to_host, count * sizeof(T),
+                std::chrono::duration<double, std::milli>(stop - start).count(), reason);
+}
+
 template <typename T>
 void copy_to_host(std::vector<T>& destination, const DeviceBuffer<T>& source, TransferLedger& ledger,
                   const std::string& reason) {
-  destination.resize(source.size());
-  const auto start = std::chrono::steady_clock::now();
-  SURGE_CUDA_CHECK(cudaMemcpy(destination.data(), source.data(), source.bytes(), cudaMemcpyDeviceToHost));
-  const auto stop = std::chrono::steady_clock::now();
-  ledger.record(CopyDirection::device_to_host, source.bytes(),
-                std::chrono::duration<double, std::milli>(stop - start).count(), reason);
+  copy_to_host(destination, source, source.size(), ledger, reason);
 }
 
 }  // namespace surge

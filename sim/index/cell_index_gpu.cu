@@ -16,22 +16,31 @@ unsigned blocks_for(std::uint32_t n) {
   return (n + kBlock - 1) / kBlock;
 }
 
+// The cell key of particle i, or cell_count (past every cell) for a slot beyond the active count.
+__device__ __forceinline__ std::uint32_t key_or_past(const GridGeometry& grid, const Vec4f* positions,
+                                                     std::uint32_t i, const std::uint32_t* active_count) {
+  if (active_count != nullptr && i >= *active_count) return grid.cell_count();
+  return grid.key_of(xyz(positions[i]));
+}
+
 __global__ void compute_keys(GridGeometry grid, const Vec4f* __restrict__ positions, std::uint32_t n,
-                             std::uint32_t* __restrict__ keys /* out */,
+                             const std::uint32_t* active_count, std::uint32_t* __restrict__ keys /* out */,
                              std::uint32_t* __restrict__ identity /* out */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  keys[i] = grid.key_of(xyz(positions[i]));
+  keys[i] = key_or_past(grid, positions, i, active_count);
   identity[i] = i;
 }
 
+// Slots past the active count are counted in the guard entry counts[cell_count]; the exclusive scan leaves
+// them out of every cell and places them after all active particles.
 __global__ void count_cells(GridGeometry grid, const Vec4f* __restrict__ positions, std::uint32_t n,
-                            std::uint32_t* __restrict__ keys /* out */,
+                            const std::uint32_t* active_count, std::uint32_t* __restrict__ keys /* out */,
                             std::uint32_t* __restrict__ rank /* out */,
                             std::uint32_t* __restrict__ counts /* in, out */) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= n) return;
-  const std::uint32_t key = grid.key_of(xyz(positions[i]));
+  const std::uint32_t key = key_or_past(grid, positions, i, active_count);
   keys[i] = key;
   rank[i] = atomicAdd(&counts[key], 1u);
 }
@@ -48,7 +57,7 @@ __global__ void scatter_by_cell(const std::uint32_t* __restrict__ keys,
 }  // namespace
 
 void GpuCellIndex::build(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
-                         IndexBuild method, cudaStream_t stream) {
+                         IndexBuild method, cudaStream_t stream, const std::uint32_t* d_active_count) {
   keys_.resize(n);
   identity_.resize(n);
   sorted_order_.resize(n);
@@ -58,17 +67,20 @@ void GpuCellIndex::build(const GridGeometry& grid, const Vec4f* d_positions, std
     return;
   }
   if (method == IndexBuild::radix_sort)
-    build_by_radix_sort(grid, d_positions, n, stream);
+    build_by_radix_sort(grid, d_positions, n, stream, d_active_count);
   else
-    build_by_counting_sort(grid, d_positions, n, stream);
+    build_by_counting_sort(grid, d_positions, n, stream, d_active_count);
 }
 
 void GpuCellIndex::build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
-                                       cudaStream_t stream) {
+                                       cudaStream_t stream, const std::uint32_t* d_active_count) {
   sorted_keys_.resize(n);
-  compute_keys<<<blocks_for(n), kBlock, 0, stream>>>(grid, d_positions, n, keys_.data(), identity_.data());
+  compute_keys<<<blocks_for(n), kBlock, 0, stream>>>(grid, d_positions, n, d_active_count, keys_.data(),
+                                                     identity_.data());
   SURGE_CUDA_CHECK_LAUNCH("compute_keys");
-  const int end_bit = grid.key_bits();
+  // The key past every cell (cell_count) may need one bit more than the largest cell key.
+  int end_bit = grid.key_bits();
+  if (d_active_count != nullptr && (grid.cell_count() >> end_bit) != 0u) ++end_bit;
   std::size_t temp_bytes = 0;
   SURGE_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_.data(), sorted_keys_.data(),
                                                    identity_.data(), sorted_order_.data(), n, 0, end_bit,
@@ -86,13 +98,13 @@ void GpuCellIndex::build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_
 }
 
 void GpuCellIndex::build_by_counting_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
-                                          cudaStream_t stream) {
+                                          cudaStream_t stream, const std::uint32_t* d_active_count) {
   // The counters live in cell_start_ itself; the scan turns them into starts in place, and the
   // zeroed guard entry becomes the total n.
   const std::uint32_t cells = grid.cell_count();
   SURGE_CUDA_CHECK(cudaMemsetAsync(cell_start_.data(), 0, cell_start_.bytes(), stream));
-  count_cells<<<blocks_for(n), kBlock, 0, stream>>>(grid, d_positions, n, keys_.data(), identity_.data(),
-                                                    cell_start_.data());
+  count_cells<<<blocks_for(n), kBlock, 0, stream>>>(grid, d_positions, n, d_active_count, keys_.data(),
+                                                    identity_.data(), cell_start_.data());
   SURGE_CUDA_CHECK_LAUNCH("count_cells");
   std::size_t temp_bytes = 0;
   SURGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, cell_start_.data(), cell_start_.data(),

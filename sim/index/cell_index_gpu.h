@@ -25,8 +25,12 @@ class GpuCellIndex {
  public:
   // d_positions: n particles in device memory. Afterwards d_sorted_order()[k] is the index (in
   // d_positions) of the k-th particle in cell order; d_cell_start() has cell_count + 1 entries.
+  //
+  // d_active_count (device memory, optional): only the first *d_active_count of the n particles take part
+  // (an emitter's count, known on the device only). The others get the key cell_count, past every cell:
+  // they sort to the end, stay in their order (radix sort) and no cell_start range holds them.
   void build(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n, IndexBuild method,
-             cudaStream_t stream);
+             cudaStream_t stream, const std::uint32_t* d_active_count = nullptr);
 
   const std::uint32_t* d_sorted_order() const { return sorted_order_.data(); }
   const std::uint32_t* d_cell_start() const { return cell_start_.data(); }
@@ -34,9 +38,9 @@ class GpuCellIndex {
 
  private:
   void build_by_radix_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
-                           cudaStream_t stream);
+                           cudaStream_t stream, const std::uint32_t* d_active_count);
   void build_by_counting_sort(const GridGeometry& grid, const Vec4f* d_positions, std::uint32_t n,
-                              cudaStream_t stream);
+                              cudaStream_t stream, const std::uint32_t* d_active_count);
 
   DeviceBuffer<std::uint32_t> keys_, sorted_keys_;
   DeviceBuffer<std::uint32_t> identity_, sorted_order_;  // identity_ doubles as per-particle rank

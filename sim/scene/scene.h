@@ -41,6 +41,20 @@ struct FluidBlock {
   int line = 0;         // line of the block's table in the scene file
 };
 
+// [[emitter]]: a nozzle that adds fluid while the simulation runs (sim/sph/emitter.h).
+struct EmitterSettings {
+  enum class Shape { circle, square };
+  Shape shape = Shape::circle;
+  Vec3f center{};          // centre of the outlet [m]
+  Vec3f direction{};       // unit vector along the jet (normalised by the loader)
+  float radius = 0.0f;     // disc radius, or half the side of a square [m]
+  float speed = 0.0f;      // [m/s]
+  float start = 0.0f;      // first layer [s]
+  float end = 0.0f;        // last layer [s]; 0 = until the run ends
+  long max_particles = 0;  // particles allocated for the emitter beyond the initial fluid
+  int line = 0;            // line of the table in the scene file
+};
+
 // Faces of the domain box, in the order of Scene::walls.
 enum class Face { x_min, x_max, y_min, y_max, z_min, z_max };
 inline constexpr std::array<const char*, 6> kFaceNames = {"x-", "x+", "y-", "y+", "z-", "z+"};
@@ -69,6 +83,7 @@ struct Scene {
   float xsph_epsilon = 0.0f;          // XSPH velocity smoothing epsilon (dimensionless)
   Vec3f gravity{0.0f, 0.0f, -9.81f};  // [m/s^2]
   std::vector<FluidBlock> blocks;     // [[fluid.block]]
+  std::vector<EmitterSettings> emitters;  // [[emitter]]: none or one
 
   // [dfsph], [pbf]: settings of the incompressible solvers; a table for another solver than the scene's is an
   // error.

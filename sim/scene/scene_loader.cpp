@@ -582,6 +582,73 @@ void read_fluid(const TableReader& fluid, Scene& scene) {
                        [&](const TableReader& block) { scene.blocks.push_back(read_block(block, scene)); });
 }
 
+// ---- [[emitter]]: a nozzle adding fluid while the simulation runs (sim/sph/emitter.h)
+
+constexpr std::array<std::string_view, 2> kNozzleShapes = {"circle", "square"};
+// The emitter's capacity joins the initial particles under the 32-bit creation ids.
+constexpr IntegerRange kEmitterParticles{1, 1'000'000'000};
+
+EmitterSettings read_emitter(const TableReader& table, const Scene& scene) {
+  static constexpr std::array<std::string_view, 8> kKeys = {"shape", "center", "direction", "radius",
+                                                            "speed", "start",  "end",       "max_particles"};
+  table.reject_unknown_keys(kKeys);
+  EmitterSettings emitter;
+  emitter.line = table.table_line();
+  if (auto shape = table.choice("shape", kNozzleShapes))
+    emitter.shape = *shape == "square" ? EmitterSettings::Shape::square : EmitterSettings::Shape::circle;
+  emitter.center = table.required(table.vec3("center", "m"), "center", "an array of 3 numbers [m]");
+  const Vec3f direction =
+      table.required(table.vec3("direction", ""), "direction", "an array of 3 numbers, not all zero");
+  const float length = std::sqrt(length_squared(direction));
+  if (!(length > 1e-6f))
+    table.fail("direction", "expected a non-zero vector (the jet's direction), got (0, 0, 0)");
+  emitter.direction = (1.0f / length) * direction;
+  emitter.radius = table.required(table.number("radius", "m", Range::above(0)), "radius", "a number > 0 [m]");
+  emitter.speed =
+      table.required(table.number("speed", "m/s", Range::above(0)), "speed", "a number > 0 [m/s]");
+  if (auto start = table.number("start", "s", Range::at_least(0))) emitter.start = *start;
+  if (auto end = table.number("end", "s", Range::above(0))) {
+    if (*end <= emitter.start)
+      table.fail("end", "expected a time after start = " + format_number(emitter.start) + " [s], got " +
+                            format_number(*end));
+    emitter.end = *end;
+  }
+  emitter.max_particles = table.required(table.integer("max_particles", kEmitterParticles), "max_particles",
+                                         "an integer >= 1 (particles allocated for the emitter)");
+
+  // The outlet, rim included, must lie inside the domain: particles born outside would end the run at once.
+  // The rim's extent along each axis is radius * |a x d| for the axis a (a circle), and the square's corners
+  // reach no further than radius * (|u_a| + |v_a|), bounded here by radius * sqrt(2) for both.
+  const float rim =
+      emitter.shape == EmitterSettings::Shape::square ? emitter.radius * std::sqrt(2.0f) : emitter.radius;
+  for (int axis = 0; axis < 3; ++axis) {
+    const float d = component(emitter.direction, axis);
+    const float reach = rim * std::sqrt(std::max(0.0f, 1.0f - d * d));
+    const float c = component(emitter.center, axis);
+    const float low = component(scene.domain_min, axis), high = component(scene.domain_max, axis);
+    if (c - reach < low || c + reach > high) {
+      table.fail("center", std::string("the nozzle is not inside the domain: its ") + kAxisNames[axis] +
+                               " extent [" + format_derived(c - reach) + ", " + format_derived(c + reach) +
+                               "] m leaves the domain's [" + format_number(low) + ", " + format_number(high) +
+                               "] m");
+    }
+  }
+  return emitter;
+}
+
+void read_emitters(const TableReader& top, Scene& scene) {
+  if (!top.has("emitter")) return;
+  if (scene.solver != "wcsph" && scene.solver != "dfsph" && scene.solver != "pbf")
+    top.fail("emitter", "applies to the SPH solvers (wcsph, dfsph, pbf); this scene's solver is \"" +
+                            scene.solver + "\"");
+  top.for_each_table("emitter", "a nozzle", [&](const TableReader& table) {
+    if (!scene.emitters.empty())
+      table.fail_table("one [[emitter]] per scene is supported; this is the second (the first is at line " +
+                       std::to_string(scene.emitters.front().line) + ")");
+    scene.emitters.push_back(read_emitter(table, scene));
+  });
+}
+
 // ---- [dem] and [[dem.block]]: the granular solver
 
 struct DemNumberKey {
@@ -1014,8 +1081,9 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   Scene scene;
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
-  static constexpr std::array<std::string_view, 11> kTopKeys = {
-      "name", "solver", "domain", "resolution", "fluid", "nbody", "time", "output", "dfsph", "pbf", "dem"};
+  static constexpr std::array<std::string_view, 12> kTopKeys = {"name",  "solver", "domain", "resolution",
+                                                                "fluid", "nbody",  "time",   "output",
+                                                                "dfsph", "pbf",    "dem",    "emitter"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
   // Each solver has its own tables; one of another solver's is a mistake, not something to ignore.
@@ -1044,6 +1112,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
     read_resolution(top.table("resolution", true), scene);
     read_fluid(top.table("fluid", false), scene);
   }
+  read_emitters(top, scene);
   read_time(top.table("time", false), scene);
   read_output(top.table("output", false), scene);
   read_dfsph(top.table("dfsph", false), scene);

@@ -33,7 +33,7 @@ class DfsphSolver {
 
   DfsphSolver(Exec& exec, const SphSetup& setup, const DfsphParameters& dfsph)
       : fluid_(exec, setup), dfsph_(dfsph) {
-    const std::uint32_t n = fluid_.n;
+    const std::uint32_t n = fluid_.capacity;
     exec.allocate(factor_, n);
     exec.allocate(excess_, n);
     exec.allocate(q_, n);
@@ -62,7 +62,11 @@ class DfsphSolver {
   void step(const Kernel& kernel) {
     FluidState<Exec>& s = fluid_;
     Exec& exec = s.exec;
-    if (s.status.instability != Instability::none || s.n == 0) return;
+    if (s.status.instability != Instability::none) return;
+    exec.begin(Stage::other);
+    s.emit(q_density_sum_, q_divergence_sum_);  // a new particle has no pressure to warm-start from
+    exec.end();
+    if (s.n == 0) return;
 
     exec.begin(Stage::index);
     s.sort_by_cell(q_density_sum_, q_divergence_sum_);
@@ -89,6 +93,7 @@ class DfsphSolver {
     exec.end();
 
     exec.begin(Stage::integration);
+    s.guide_through_nozzle(dt);
     integrate(dt);
     s.finish_step(dt);
     exec.end();

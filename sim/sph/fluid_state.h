@@ -20,25 +20,98 @@ struct FluidState {
   template <typename T>
   using Buffer = typename Exec::template Buffer<T>;
 
+  // Every per-particle buffer holds `capacity` entries (the initial particles and the emitter's); the first
+  // `n` are the active ones, and every pass runs over those only.
   FluidState(Exec& executor, const SphSetup& setup)
-      : exec(executor), params(setup.params), grid(setup.grid), n(std::uint32_t(setup.fluid.size())) {
-    exec.upload(position, setup.fluid.position, "initial fluid particles");
-    exec.upload(velocity, setup.fluid.velocity, "initial fluid particles");
-    exec.upload(id, setup.fluid.id, "initial fluid particles");
+      : exec(executor),
+        params(setup.params),
+        grid(setup.grid),
+        n(std::uint32_t(setup.fluid.size())),
+        capacity(std::uint32_t(setup.capacity())),
+        emitter(setup.emitter) {
+    exec.upload(position, setup.fluid.position, capacity, "initial fluid particles");
+    exec.upload(velocity, setup.fluid.velocity, capacity, "initial fluid particles");
+    exec.upload(id, setup.fluid.id, capacity, "initial fluid particles");
     exec.upload(boundary, setup.boundary, "boundary particles");
     exec.upload(boundary_cell_start, setup.boundary_cell_start, "boundary particles");
-    exec.allocate(density, n);
-    exec.allocate(pressure, n);
+    if (emitter.present) exec.upload(emitter_layer, emitter.layer, "emitter nozzle layer");
+    exec.allocate(density, capacity);
+    exec.allocate(pressure, capacity);
     status.dt_s = params.dt_max;
     // A run continued from a frame (a live mode switch) goes on at the frame's time and step.
     status.time_s = setup.fluid.time_s;
     status.step = setup.fluid.step;
+    schedule.next_id = n;
+    if (emitter.present) schedule.next_layer = first_layer_from(emitter.nozzle, status.time_s);
+  }
+
+  // At the start of a step: a layer from the nozzle when one is due (sim/sph/emitter.h), written after the
+  // active particles by the executor (on the GPU by a kernel; the host only decides). `zeroed` are the
+  // solver's per-particle arrays carried from step to step, which a new particle starts at zero. The
+  // slot check is a reduction: on the GPU its 4-byte result is read back, like the solvers' own.
+  template <typename... Zeroed>
+  void emit(Buffer<Zeroed>&... zeroed) {
+    const long long layer = layer_to_emit(emitter, schedule, status.time_s, n, capacity);
+    status.emitter_full = schedule.full;
+    if (layer < 0) return;
+    schedule.next_layer = layer + 1;
+    const EmitterNozzle nozzle = emitter.nozzle;
+    const float advance = layer_advance(nozzle, layer, status.time_s);
+    const Vec4f* x = position.data();
+    const float occupied = exec.max(n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      return in_layer_slot(nozzle, xyz(x[i]), advance) ? 1.0f : 0.0f;
+    });
+    if (occupied > 0.0f) return;  // fluid still in the slot: skip this layer
+
+    const std::uint32_t first = n, first_id = schedule.next_id;
+    const float rest_density = params.rest_density;
+    const Vec4f* offsets = emitter_layer.data();
+    Vec4f* positions = position.data();
+    Vec4f* velocities = velocity.data();
+    std::uint32_t* ids = id.data();
+    float* densities = density.data();
+    float* pressures = pressure.data();
+    exec.for_each(nozzle.layer_size, [=] SURGE_LAMBDA(std::uint32_t k) {
+      place_emitted_particle(nozzle, offsets[k], advance, positions[first + k], velocities[first + k]);
+      ids[first + k] = first_id + k;
+      densities[first + k] = rest_density;
+      pressures[first + k] = 0.0f;
+    });
+    (zero_new(zeroed, first, nozzle.layer_size), ...);
+    n += nozzle.layer_size;
+    schedule.next_id += nozzle.layer_size;
+    // The next time step must see the jet's speed, which the last step's maximum does not include.
+    if (status.max_speed < nozzle.speed) status.max_speed = nozzle.speed;
+  }
+
+  // The nozzle's guide (sim/sph/emitter.h): the newest layer keeps the nozzle velocity. With `previous`
+  // (PBF, whose positions move before its velocities are known), the guided particle's position is also
+  // set to where the nozzle velocity takes it from `previous` over dt.
+  void guide_through_nozzle(float dt, const Vec4f* previous = nullptr) {
+    if (!nozzle_guides(emitter, schedule, status.time_s)) return;
+    const EmitterNozzle nozzle = emitter.nozzle;
+    Vec4f* x = position.data();
+    Vec4f* v = velocity.data();
+    const std::uint32_t* ids = id.data();
+    exec.for_each(n, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const Vec3f from = previous != nullptr ? xyz(previous[i]) : xyz(x[i]);
+      if (!in_nozzle_guide(nozzle, from, ids[i])) return;
+      v[i] = nozzle_velocity(nozzle);
+      if (previous != nullptr) x[i] = make_vec4(from + dt * xyz(v[i]), 0.0f);
+    });
+  }
+
+  // Entries [first, first + count) of `values` set to zero (public: it holds a device lambda).
+  template <typename T>
+  void zero_new(Buffer<T>& values, std::uint32_t first, std::uint32_t count) {
+    T* data = values.data();
+    exec.for_each(count, [=] SURGE_LAMBDA(std::uint32_t k) { data[first + k] = T{}; });
   }
 
   // Sorts the particles by cell; `carried` are the solver's own per-particle arrays that move with them.
   template <typename... Carried>
   void sort_by_cell(Buffer<Carried>&... carried) {
-    exec.build_index(grid, position);
+    exec.build_index(grid, position, n);
     exec.reorder(position, vec4_scratch);
     exec.reorder(velocity, vec4_scratch);
     exec.reorder(id, id_scratch);
@@ -80,9 +153,9 @@ struct FluidState {
   void find_instability() {
     std::vector<Vec4f> x, v;
     std::vector<std::uint32_t> ids;
-    exec.download(x, position, "instability diagnosis");
-    exec.download(v, velocity, "instability diagnosis");
-    exec.download(ids, id, "instability diagnosis");
+    exec.download(x, position, n, "instability diagnosis");
+    exec.download(v, velocity, n, "instability diagnosis");
+    exec.download(ids, id, n, "instability diagnosis");
     std::size_t worst = x.size();
     int code = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -114,11 +187,11 @@ struct FluidState {
   }
 
   void download(ParticleFrame& frame) {
-    exec.download(frame.position, position, "export frame");
-    exec.download(frame.velocity, velocity, "export frame");
-    exec.download(frame.density, density, "export frame");
-    exec.download(frame.pressure, pressure, "export frame");
-    exec.download(frame.id, id, "export frame");
+    exec.download(frame.position, position, n, "export frame");
+    exec.download(frame.velocity, velocity, n, "export frame");
+    exec.download(frame.density, density, n, "export frame");
+    exec.download(frame.pressure, pressure, n, "export frame");
+    exec.download(frame.id, id, n, "export frame");
     frame.time_s = status.time_s;
     frame.step = status.step;
   }
@@ -132,7 +205,11 @@ struct FluidState {
   Exec& exec;
   SphParameters params;
   GridGeometry grid;
-  std::uint32_t n;
+  std::uint32_t n;         // active particles
+  std::uint32_t capacity;  // allocated particles
+  EmitterSetup emitter;
+  EmitterSchedule schedule;
+  Buffer<Vec4f> emitter_layer;  // the nozzle's layer offsets, on the executor's side
   Buffer<Vec4f> position, velocity, vec4_scratch;
   Buffer<std::uint32_t> id, id_scratch;
   Buffer<float> density, pressure, float_scratch;

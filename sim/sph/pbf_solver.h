@@ -23,7 +23,7 @@ class PbfSolver {
   using Buffer = typename Exec::template Buffer<T>;
 
   PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf) : fluid_(exec, setup), pbf_(pbf) {
-    const std::uint32_t n = fluid_.n;
+    const std::uint32_t n = fluid_.capacity;
     exec.allocate(previous_position_, n);
     exec.allocate(next_position_, n);
     exec.allocate(next_velocity_, n);
@@ -54,7 +54,11 @@ class PbfSolver {
   void step(const Kernel& kernel) {
     FluidState<Exec>& s = fluid_;
     Exec& exec = s.exec;
-    if (s.status.instability != Instability::none || s.n == 0) return;
+    if (s.status.instability != Instability::none) return;
+    exec.begin(Stage::other);
+    s.emit();
+    exec.end();
+    if (s.n == 0) return;
 
     exec.begin(Stage::other);
     const float dt = incompressible_time_step(s.params, s.status.max_speed);
@@ -87,6 +91,7 @@ class PbfSolver {
 
     exec.begin(Stage::integration);
     update_velocities(kernel, dt);
+    s.guide_through_nozzle(dt, previous_position_.data());
     s.finish_step(dt);
     exec.end();
     exec.count_step();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "sim/backend/simulation.h"
@@ -172,6 +173,24 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
     throw SceneError(
         scene.path, resolution_line, resolution_key,
         std::to_string(n) + " particles: expected fewer than 4,294,967,280 (32-bit particle ids)");
+  if (!scene.emitters.empty()) {
+    const EmitterSettings& e = scene.emitters.front();
+    const std::string key = "emitter[0].max_particles";
+    if (double(n) + double(e.max_particles) > double(0xFFFFFFF0u))
+      throw SceneError(scene.path, scene.line_of(key), key,
+                       std::to_string(n) + " initial particles plus " + std::to_string(e.max_particles) +
+                           ": expected fewer than 4,294,967,280 in all (32-bit particle ids)");
+    setup.emitter = make_emitter(e.center, e.direction, e.radius, e.shape == EmitterSettings::Shape::square,
+                                 e.speed, float(spacing), double(e.start),
+                                 e.end > 0.0f ? double(e.end) : std::numeric_limits<double>::infinity(),
+                                 std::uint32_t(e.max_particles));
+    setup.emitter.nozzle.first_id = std::uint32_t(n);
+    if (setup.emitter.max_particles < setup.emitter.nozzle.layer_size)
+      throw SceneError(scene.path, scene.line_of(key), key,
+                       "expected at least one layer of the nozzle (" +
+                           std::to_string(setup.emitter.nozzle.layer_size) + " particles at a spacing of " +
+                           std::to_string(spacing) + " m), got " + std::to_string(e.max_particles));
+  }
   fluid.density.assign(n, scene.rest_density);
   fluid.pressure.assign(n, 0.0f);
   fluid.id.resize(n);
@@ -210,6 +229,10 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
     for (std::size_t i = 0; i < n; ++i) {
       highest = std::max(highest, dot(up, xyz(fluid.position[i])));
       fastest = std::max(fastest, std::sqrt(length_squared(xyz(fluid.velocity[i]))));
+    }
+    for (const EmitterSettings& emitter : scene.emitters) {
+      highest = std::max(highest, dot(up, emitter.center));
+      fastest = std::max(fastest, emitter.speed);
     }
     const float v_max = std::sqrt(2.0f * g * std::max(0.0f, highest - lowest)) + fastest;
     p.speed_of_sound = 10.0f * std::max(v_max, 1.0f);  // 1 m/s floor: a scene at rest still needs a stiffness

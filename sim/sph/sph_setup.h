@@ -9,6 +9,7 @@
 #include "sim/core/particle_frame.h"
 #include "sim/core/vec.h"
 #include "sim/index/grid_geometry.h"
+#include "sim/sph/emitter.h"
 #include "sim/sph/kernels.h"
 
 namespace surge {
@@ -47,6 +48,9 @@ struct SphSetup {
   ParticleFrame fluid;          // initial state; id = creation index
   std::vector<Vec4f> boundary;  // sorted by cell; positions [m]; w = Akinci volume V_b [m^3]
   std::vector<std::uint32_t> boundary_cell_start;  // cell index of `boundary` (cell_count + 1 entries)
+  EmitterSetup emitter;                            // present when the scene has an [[emitter]]
+  // Fluid particles a backend allocates: the initial ones plus the emitter's.
+  std::size_t capacity() const { return fluid.size() + (emitter.present ? emitter.max_particles : 0); }
 };
 
 struct NamedValue;

@@ -672,6 +672,24 @@ TEST_F(Cli, RunModeCpuIsBackendCpu) {
   EXPECT_TRUE(contains(r.out, "bus traffic       0 bytes"));
 }
 
+// An emitter whose capacity fills: the run says so once, goes on, and its summary counts the particles.
+TEST_F(Cli, EmitterThatFillsUpIsReportedOnce) {
+  // A nozzle of one particle (radius below a spacing) 0.15 m up, a layer every 0.02 s, room for three.
+  write("fountain.toml", kTinyScene + R"(
+[[emitter]]
+center = [0.15, 0.05, 0.15]
+direction = [0, 0, -1]
+radius = 0.005
+speed = 1.0
+max_particles = 3
+)");
+  const Result r = surge({"run", "fountain.toml", "--backend", "cpu", "--time", "0.07", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "emitter stopped at step "));
+  EXPECT_TRUE(contains(r.out, ": 78 of 78 fluid particles")) << "75 in the block and 3 emitted";
+  EXPECT_EQ(r.out.find("emitter stopped"), r.out.rfind("emitter stopped")) << "said once:\n" << r.out;
+}
+
 TEST_F(Cli, ModeOptionsRejectBadInput) {
   write("tiny.toml", kTinyScene);
   EXPECT_EQ(surge({"run", "tiny.toml", "--mode", "cpu", "--backend", "cpu"}).exit_code, 2)

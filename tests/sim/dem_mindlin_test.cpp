@@ -293,7 +293,8 @@ TEST(DemMindlin, HistorySurvivesTheReorderingByCell) {
       if (other == contacts_b[i].end()) continue;
       ++same_partners;
       largest_spring = std::max(largest_spring, std::sqrt(double(length_squared(spring))));
-      spring_difference = std::max(spring_difference, std::sqrt(double(length_squared(spring - other->second))));
+      spring_difference =
+          std::max(spring_difference, std::sqrt(double(length_squared(spring - other->second))));
     }
   }
   std::printf(
@@ -383,7 +384,8 @@ TEST(DemMindlin, ACollapsedColumnComesToRestAsAHeap) {
   const HeapRun coulomb = collapse_column("friction_model = \"coulomb\"\n");
   for (const auto& [name, run] : {std::pair{"mindlin", mindlin}, std::pair{"coulomb", coulomb}}) {
     std::printf(
-        "%s heap: kinetic energy / (M g r) peak %.3e, at 2.5 s %.3e; largest move over the last second %.3e m; "
+        "%s heap: kinetic energy / (M g r) peak %.3e, at 2.5 s %.3e; largest move over the last second %.3e "
+        "m; "
         "height %.4f m, run-out %.4f m, mean slope %.1f deg\n",
         name, run.peak_energy, run.final_energy, run.creep, run.height, run.run_out,
         std::atan2(run.height, run.run_out) * 180 / kPi);

@@ -32,6 +32,15 @@ struct DemParameters {
   float friction = 0.5f;         // Coulomb coefficient mu (dimensionless)
   float tangential_damping = 0;  // gamma_t [N s/m]; 0 = sqrt(k_eff m_eff) per contact
   float cohesion = 0;            // attraction stiffness between touching grains [N/m]
+  Vec3f gravity{};               // [m/s^2]
+  float dt = 0;                  // time step [s]
+  float collision_time = 0;      // t_c the time step was chosen from [s]
+  WallModel wall_model = WallModel::contact;
+  float wall_restitution = 0.5f;     // reflect walls: outward speed kept after a bounce (dimensionless)
+  unsigned wall_mask = 0;            // bit f set: face f (Face order: x-, x+, y-, y+, z-, z+) is a wall
+  Vec3f domain_min{}, domain_max{};  // [m]
+  float max_radius = 0;              // largest grain radius, moving or fixed [m]; cells are 2x this
+
   // Mindlin friction: k_t = 8 G* sqrt(R* delta) with the Hertz law, G* = G / (2 (2 - nu)) for equal
   // materials, G = E / (2 (1 + nu)); k_t = tangential_stiffness_ratio x k_n with the linear law.
   float effective_shear_modulus = 0;               // G* [Pa]
@@ -44,14 +53,6 @@ struct DemParameters {
   // fixed_partner_base + b (moving grains are keyed by creation id: sim/dem/contact_history.h).
   unsigned contact_slots = 0;
   unsigned fixed_partner_base = 0;
-  Vec3f gravity{};           // [m/s^2]
-  float dt = 0;              // time step [s]
-  float collision_time = 0;  // t_c the time step was chosen from [s]
-  WallModel wall_model = WallModel::contact;
-  float wall_restitution = 0.5f;     // reflect walls: outward speed kept after a bounce (dimensionless)
-  unsigned wall_mask = 0;            // bit f set: face f (Face order: x-, x+, y-, y+, z-, z+) is a wall
-  Vec3f domain_min{}, domain_max{};  // [m]
-  float max_radius = 0;              // largest grain radius, moving or fixed [m]; cells are 2x this
 };
 
 }  // namespace surge

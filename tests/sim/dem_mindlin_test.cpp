@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "sim/dem/dem_setup.h"
@@ -239,6 +240,44 @@ TEST(DemMindlin, BothCopiesOfAPairsSpringStayEqualAndOpposite) {
   EXPECT_EQ(unmatched, 0u) << "both grains of a contact keep it";
   EXPECT_EQ(asymmetric, 0u) << "xi_b = -xi_a to the last bit";
   ASSERT_FALSE(figures.empty());
+}
+
+double figure(const std::vector<NamedValue>& figures, const std::string& name) {
+  for (const NamedValue& f : figures)
+    if (f.name == name) return std::get<double>(f.value);
+  ADD_FAILURE() << "no step figure " << name;
+  return -1;
+}
+
+TEST(DemMindlin, ContactsBeyondTheSlotsAreCountedNotLost) {
+  // The bed with 2 history slots per grain: grains with more contacts keep the first two and count the rest
+  // as overflow (they act with a spring that restarts from zero); with the default 16 nothing overflows.
+  const DemSetup few = build_dem_setup(parse_scene(bed_scene("contact_slots = 2\n"), "bed.toml"));
+  const DemSetup enough = build_dem_setup(parse_scene(bed_scene(), "bed.toml"));
+  ASSERT_EQ(few.params.contact_slots, 2u);
+  auto cramped = make_dem_cpu_simulation(few);
+  auto roomy = make_dem_cpu_simulation(enough);
+  double cramped_total = 0;
+  for (int s = 0; s < 1500; ++s) {
+    cramped->step();
+    roomy->step();
+    if (s == 1499) cramped_total = figure(cramped->step_figures(), "contact_overflow_total");
+  }
+  ASSERT_EQ(cramped->status().instability, Instability::none) << cramped->status().diagnosis();
+  const auto cramped_figures = cramped->step_figures(), roomy_figures = roomy->step_figures();
+  const double most = figure(roomy_figures, "most_contacts_of_a_grain");
+  std::printf(
+      "2 slots: overflow %.0f in the last step, %.0f in all; 16 slots: most contacts of a grain %.0f, "
+      "overflow %.0f\n",
+      figure(cramped_figures, "contact_overflow_last_step"), cramped_total, most,
+      figure(roomy_figures, "contact_overflow_total"));
+  EXPECT_GT(most, 2.0) << "some grain has more contacts than 2 slots";
+  EXPECT_GT(figure(cramped_figures, "contact_overflow_last_step"), 0.0);
+  EXPECT_GE(cramped_total, figure(cramped_figures, "contact_overflow_last_step"));
+  EXPECT_EQ(figure(roomy_figures, "contact_overflow_total"), 0.0);
+  std::vector<ContactSlot> slots;
+  cramped->download_contact_history(slots);
+  EXPECT_EQ(slots.size(), 2u * few.grains.size()) << "the history holds only the slots it has";
 }
 
 std::vector<Vec4f> positions_by_id(DemSimulation& simulation) {

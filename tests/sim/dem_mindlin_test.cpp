@@ -27,14 +27,16 @@ constexpr double kG = 9.81;
 // One grain of radius 1 cm and density 1000 kg/m^3 resting on the floor (face z-) at x = 0.02, launched
 // along x at v0; `dem` holds the extra [dem] keys, `gravity` the gravity vector.
 std::string one_grain_scene(const std::string& dem, double v0,
-                            const std::string& gravity = "[0.0, 0.0, -9.81]") {
+                            const std::string& gravity = "[0.0, 0.0, -9.81]",
+                            const std::string& law = "stiffness = 20000.0") {
   return R"(solver = "dem"
 [domain]
 min = [0.0, 0.0, 0.0]
 max = [1.0, 0.04, 0.04]
 walls = ["z-"]
 [dem]
-stiffness = 20000.0
+)" + law +
+         R"(
 restitution = 0.3
 friction_model = "mindlin"
 gravity = )" +
@@ -62,12 +64,14 @@ GrainState state_of_grain_zero(DemSimulation& simulation) {
   return {xyz(frame.position[0]), xyz(frame.velocity[0]), xyz(spin[0])};
 }
 
-TEST(DemMindlin, SlidingSphereRollsWithoutSlippingAtFiveSevenths) {
+// Runs the sliding sphere with normal law `law` and checks the onset of rolling and the rolling speed.
+void expect_rolling_without_slipping(const std::string& law) {
   // Friction mu m g slows the centre (v = v0 - mu g t) and spins the sphere up (I w' = mu m g r with
   // I = 2/5 m r^2) until the contact point stops slipping, v = w r: t = 2 v0 / (7 mu g), v = 5/7 v0.
   // From then on the spring holds the contact and the sphere rolls at 5/7 v0.
   const double v0 = 1.0, mu = 0.3, r = 0.01;
-  const Scene scene = parse_scene(one_grain_scene("friction = 0.3\n", v0), "roll.toml");
+  const Scene scene =
+      parse_scene(one_grain_scene("friction = 0.3\n", v0, "[0.0, 0.0, -9.81]", law), "roll.toml");
   const DemSetup setup = build_dem_setup(scene);
   ASSERT_TRUE(setup.params.rotation) << "rotation is the default with Mindlin friction";
   auto simulation = make_dem_cpu_simulation(setup);
@@ -86,12 +90,23 @@ TEST(DemMindlin, SlidingSphereRollsWithoutSlippingAtFiveSevenths) {
       largest_slip_after = std::max(largest_slip_after, std::abs(slip));
   }
   ASSERT_EQ(simulation->status().instability, Instability::none) << simulation->status().diagnosis();
-  std::printf("rolling from t = %.5f s (analytic %.5f), v = %.5f m/s (analytic %.5f), slip after %.2e m/s\n",
-              rolling_from, t_roll, s.v.x, 5.0 / 7.0 * v0, largest_slip_after);
+  std::printf(
+      "%s: rolling from t = %.5f s (analytic %.5f), v = %.5f m/s (analytic %.5f), slip after %.2e m/s\n",
+      law.c_str(), rolling_from, t_roll, s.v.x, 5.0 / 7.0 * v0, largest_slip_after);
   EXPECT_NEAR(rolling_from, t_roll, 0.01 * t_roll);
   EXPECT_NEAR(s.v.x, 5.0 / 7.0 * v0, 0.01 * 5.0 / 7.0 * v0);
   EXPECT_NEAR(s.w.y * r, s.v.x, 0.01 * s.v.x) << "rolling: w r = v";
   EXPECT_LT(largest_slip_after, 0.01 * v0) << "the spring holds the contact: no slipping once rolling";
+}
+
+TEST(DemMindlin, SlidingSphereRollsWithoutSlippingAtFiveSevenths) {
+  expect_rolling_without_slipping("stiffness = 20000.0");  // linear law, k_t = 2/7 k_n
+}
+
+TEST(DemMindlin, HertzMindlinSphereRollsWithoutSlippingAtFiveSevenths) {
+  // The same with Hertz and Mindlin's k_t = 8 G* sqrt(R* delta): the analytic result does not depend on the
+  // stiffnesses, so it checks the Hertz path of the spring (stiffness, damping, truncation).
+  expect_rolling_without_slipping("normal_model = \"hertz\"\nyoungs_modulus = 1e7\npoisson_ratio = 0.3");
 }
 
 TEST(DemMindlin, RollingResistanceDeceleratesAtFiveSeventhsMuRG) {

@@ -1,8 +1,10 @@
 // The granular solver's CPU backend: the DEM step as OpenMP loops over sim/dem/dem_physics.h. It is the
 // reference the GPU backend is tested against.
 //
-// One step: sort the grains by cell (index), contact accelerations (forces), symplectic Euler and the
-// domain check (integration). The "density" and "other" stages do nothing for grains and read 0.
+// One step: sort the grains by cell (index), contact accelerations and the contact history (forces),
+// symplectic Euler and the domain check (integration). The "density" and "other" stages do nothing for
+// grains and read 0. The contact history is indexed by creation id (sim/dem/contact_history.h), so the
+// sort does not move it; the spin is per grain and moves with the grain.
 #include <omp.h>
 
 #include <algorithm>
@@ -18,10 +20,11 @@ namespace surge {
 
 namespace {
 
-class DemCpuSimulation final : public Simulation {
+class DemCpuSimulation final : public DemSimulation {
  public:
-  explicit DemCpuSimulation(const DemSetup& setup)
-      : params_(setup.params),
+  DemCpuSimulation(const DemSetup& setup, DemCpuOptions options)
+      : options_(options),
+        params_(setup.params),
         grid_(setup.grid),
         position_(setup.grains.position),
         velocity_(setup.grains.velocity),
@@ -29,6 +32,15 @@ class DemCpuSimulation final : public Simulation {
         fixed_(setup.fixed),
         fixed_cell_start_(setup.fixed_cell_start) {
     acceleration_.assign(position_.size(), Vec4f{0, 0, 0, 0});
+    if (params_.rotation) {
+      angular_velocity_.assign(position_.size(), Vec4f{0, 0, 0, 0});
+      angular_acceleration_.assign(position_.size(), Vec4f{0, 0, 0, 0});
+    }
+    if (params_.friction_model == FrictionModel::mindlin) {
+      const ContactSlot empty{Vec3f{}, kNoPartner};
+      history_.assign(position_.size() * params_.contact_slots, empty);
+      next_history_.assign(history_.size(), empty);
+    }
     status_.dt_s = params_.dt;
   }
 
@@ -71,22 +83,56 @@ class DemCpuSimulation final : public Simulation {
   }
   void reset_timers() override { times_ = StageTimes{}; }
 
+  std::vector<NamedValue> step_figures() override { return history_figures_; }
+
+  void download_angular_velocity(std::vector<Vec4f>& angular_velocity) override {
+    if (params_.rotation) {
+      angular_velocity = angular_velocity_;
+    } else {
+      angular_velocity.assign(position_.size(), Vec4f{0, 0, 0, 0});
+    }
+  }
+  void download_contact_history(std::vector<ContactSlot>& slots) override { slots = history_; }
+
  private:
   void sort_by_cell() {
     index_.build(grid_, position_);
+    if (!options_.reorder) return;  // neighbours are read through sorted_order() instead
     const auto& order = index_.sorted_order();
     gather_in_order(position_, order, vec4_scratch_);
     gather_in_order(velocity_, order, vec4_scratch_);
+    if (params_.rotation) gather_in_order(angular_velocity_, order, vec4_scratch_);
     gather_in_order(id_, order, id_scratch_);
   }
 
   void compute_accelerations() {
-    const CellIndexView grains{position_.data(), index_.cell_start().data()};
+    DemGrainsView grains;
+    grains.index = CellIndexView{position_.data(), index_.cell_start().data()};
+    if (!options_.reorder) grains.index.sorted_order = index_.sorted_order().data();
+    grains.velocity = velocity_.data();
+    grains.angular_velocity = params_.rotation ? angular_velocity_.data() : nullptr;
+    grains.id = id_.data();
     const CellIndexView fixed{fixed_.data(), fixed_.empty() ? nullptr : fixed_cell_start_.data()};
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < std::int64_t(position_.size()); ++i)
-      acceleration_[i] =
-          grain_acceleration(params_, grid_, grains, velocity_.data(), fixed, std::uint32_t(i));
+    ContactHistoryView history;
+    if (!history_.empty()) history = {history_.data(), next_history_.data(), params_.contact_slots};
+    const bool rotation = params_.rotation;
+    std::uint64_t contacts = 0, overflow = 0;
+    std::uint32_t most_contacts = 0;
+#pragma omp parallel for schedule(static) reduction(+ : contacts, overflow) reduction(max : most_contacts)
+    for (std::int64_t i = 0; i < std::int64_t(position_.size()); ++i) {
+      const GrainContactResult result =
+          grain_contacts(params_, grid_, grains, fixed, history, std::uint32_t(i));
+      acceleration_[i] = result.acceleration;
+      if (rotation) angular_acceleration_[i] = result.angular_acceleration;
+      contacts += result.contacts;
+      overflow += result.overflow;
+      most_contacts = std::max(most_contacts, result.contacts);
+    }
+    if (history_.empty()) return;
+    history_.swap(next_history_);
+    overflow_total_ += overflow;
+    history_figures_ =
+        contact_history_figures(contacts, most_contacts, overflow, overflow_total_, params_.contact_slots);
   }
 
   void integrate() {
@@ -96,6 +142,7 @@ class DemCpuSimulation final : public Simulation {
 #pragma omp parallel for schedule(static) reduction(max : max_speed2)
     for (std::int64_t i = 0; i < std::int64_t(position_.size()); ++i) {
       integrate_grain(params_, acceleration_[i], position_[i], velocity_[i]);
+      if (params_.rotation) integrate_grain_spin(params_, angular_acceleration_[i], angular_velocity_[i]);
       max_speed2 = std::max(max_speed2, length_squared(xyz(velocity_[i])));
       if (const int code = check_grain(params_, position_[i], velocity_[i])) {
 #pragma omp critical(surge_dem_first_bad)
@@ -120,9 +167,14 @@ class DemCpuSimulation final : public Simulation {
     }
   }
 
+  DemCpuOptions options_;
   DemParameters params_;
   GridGeometry grid_;
   std::vector<Vec4f> position_, velocity_, acceleration_;
+  std::vector<Vec4f> angular_velocity_, angular_acceleration_;  // rotation only
+  std::vector<ContactSlot> history_, next_history_;             // Mindlin friction only, by creation id
+  std::uint64_t overflow_total_ = 0;
+  std::vector<NamedValue> history_figures_;
   std::vector<std::uint32_t> id_;
   std::vector<Vec4f> fixed_;
   std::vector<std::uint32_t> fixed_cell_start_;
@@ -135,8 +187,8 @@ class DemCpuSimulation final : public Simulation {
 
 }  // namespace
 
-std::unique_ptr<Simulation> make_dem_cpu_simulation(const DemSetup& setup) {
-  return std::make_unique<DemCpuSimulation>(setup);
+std::unique_ptr<DemSimulation> make_dem_cpu_simulation(const DemSetup& setup, DemCpuOptions options) {
+  return std::make_unique<DemCpuSimulation>(setup, options);
 }
 
 }  // namespace surge

@@ -2,9 +2,19 @@
 // sim/dem/dem_physics.h. Everything stays on the device (the time step is fixed, so no readback is
 // needed to choose it); status() and download() are the only copies, and the ledger records them.
 //
-//   index        cell keys -> CUB radix sort -> cell starts (GpuCellIndex); gather x, v, id in cell order
-//   forces       one thread per grain: contacts with grains, fixed grains and wall planes
-//   integration  symplectic Euler, reflecting walls, the domain check and the largest speed; the clock
+//   index        cell keys -> CUB radix sort -> cell starts (GpuCellIndex); gather x, v, (w), id in cell
+//   order forces       one thread per grain: contacts with grains, fixed grains and wall planes; with Mindlin
+//                friction each thread reads its grain's contact history from last step's buffer and writes
+//                this step's into the other, both indexed by creation id (no gather), then they swap
+//   integration  symplectic Euler (and the spin), reflecting walls, the domain check and the largest
+//                speed; the clock and the contact counts of the step
+//
+// Why the history is indexed by creation id rather than gathered into cell order with the grains: a grain's
+// slots are one contiguous block (16 B a slot, in use from the first), so the thread that owns the grain
+// reads and writes whole 32-byte sectors even though the ids of neighbouring threads are scattered; a gather
+// by the sorted order would move the same slots once more every step (read + write of all `contact_slots`
+// slots, 512 B per grain at 16 slots, against the (contacts + 1) x 32 B the contact pass moves). Only the
+// thread of grain i touches grain i's slots, so there are no races and no atomics.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -34,22 +44,71 @@ struct DeviceDemState {
   unsigned int bad_particle;
   long long bad_step;
   Vec3f bad_position, bad_velocity, bad_acceleration;
+  // Contact history (Mindlin friction): counted by the contact pass, published by advance_dem_clock.
+  unsigned long long contacts_counting, overflow_counting;
+  unsigned int most_contacts_counting;
+  unsigned long long contacts, overflow, overflow_total;
+  unsigned int most_contacts;
 };
 
+// The grains' per-grain state gathered into cell order; angular velocity only with rotation.
 __global__ void __launch_bounds__(kBlock)
-    contact_kernel(DemParameters params, GridGeometry grid, CellIndexView grains,
-                   const Vec4f* __restrict__ velocity, CellIndexView fixed, std::uint32_t n,
-                   Vec4f* __restrict__ acceleration /* out */) {
+    gather_grains(const std::uint32_t* __restrict__ order, std::uint32_t n,
+                  const Vec4f* __restrict__ position, const Vec4f* __restrict__ velocity,
+                  const Vec4f* __restrict__ angular_velocity, const std::uint32_t* __restrict__ id,
+                  Vec4f* __restrict__ sorted_position /* out */,
+                  Vec4f* __restrict__ sorted_velocity /* out */,
+                  Vec4f* __restrict__ sorted_angular_velocity /* out, null without rotation */,
+                  std::uint32_t* __restrict__ sorted_id /* out */) {
+  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k >= n) return;
+  const std::uint32_t from = order[k];
+  sorted_position[k] = position[from];
+  sorted_velocity[k] = velocity[from];
+  if (sorted_angular_velocity != nullptr) sorted_angular_velocity[k] = angular_velocity[from];
+  sorted_id[k] = id[from];
+}
+
+__global__ void __launch_bounds__(kBlock)
+    contact_kernel(DemParameters params, GridGeometry grid, DemGrainsView grains, CellIndexView fixed,
+                   ContactHistoryView history /* previous in, current out */, std::uint32_t n,
+                   Vec4f* __restrict__ acceleration /* out */,
+                   Vec4f* __restrict__ angular_acceleration /* out, null without rotation */,
+                   DeviceDemState* state /* in, out: contact counts */) {
+  __shared__ unsigned int block_contacts, block_overflow, block_most;
+  const bool counting = history.current != nullptr;
+  if (counting) {
+    if (threadIdx.x == 0) block_contacts = block_overflow = block_most = 0u;
+    __syncthreads();
+  }
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  acceleration[i] = grain_acceleration(params, grid, grains, velocity, fixed, i);
+  if (i < n) {
+    const GrainContactResult result = grain_contacts(params, grid, grains, fixed, history, i);
+    acceleration[i] = result.acceleration;
+    if (angular_acceleration != nullptr) angular_acceleration[i] = result.angular_acceleration;
+    if (counting) {
+      atomicAdd(&block_contacts, result.contacts);
+      atomicAdd(&block_overflow, result.overflow);
+      atomicMax(&block_most, result.contacts);
+    }
+  }
+  if (!counting) return;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    atomicAdd(&state->contacts_counting, (unsigned long long)block_contacts);
+    atomicAdd(&state->overflow_counting, (unsigned long long)block_overflow);
+    atomicMax(&state->most_contacts_counting, block_most);
+  }
 }
 
 __global__ void __launch_bounds__(kBlock)
     integrate_grains_kernel(DemParameters params, const Vec4f* __restrict__ acceleration,
+                            const Vec4f* __restrict__ angular_acceleration /* null without rotation */,
                             const std::uint32_t* __restrict__ id, std::uint32_t n,
                             Vec4f* __restrict__ position /* in, out */,
-                            Vec4f* __restrict__ velocity /* in, out */, DeviceDemState* state /* in, out */) {
+                            Vec4f* __restrict__ velocity /* in, out */,
+                            Vec4f* __restrict__ angular_velocity /* in, out; null without rotation */,
+                            DeviceDemState* state /* in, out */) {
   __shared__ unsigned int block_max_speed2;
   if (threadIdx.x == 0) block_max_speed2 = 0u;
   __syncthreads();
@@ -60,6 +119,11 @@ __global__ void __launch_bounds__(kBlock)
     integrate_grain(params, a, x, v);
     position[i] = x;
     velocity[i] = v;
+    if (angular_velocity != nullptr) {
+      Vec4f w = angular_velocity[i];
+      integrate_grain_spin(params, angular_acceleration[i], w);
+      angular_velocity[i] = w;
+    }
     atomicMax(&block_max_speed2, __float_as_uint(length_squared(xyz(v))));
     if (const int code = check_grain(params, x, v)) {
       if (atomicCAS(&state->instability, 0, code) == 0) {  // the first report wins
@@ -78,13 +142,19 @@ __global__ void __launch_bounds__(kBlock)
 __global__ void advance_dem_clock(DemParameters params, DeviceDemState* state) {
   state->max_speed = sqrtf(__uint_as_float(state->max_speed2_bits));
   state->max_speed2_bits = 0u;
+  state->contacts = state->contacts_counting;
+  state->overflow = state->overflow_counting;
+  state->overflow_total += state->overflow_counting;
+  state->most_contacts = state->most_contacts_counting;
+  state->contacts_counting = state->overflow_counting = 0ull;
+  state->most_contacts_counting = 0u;
   // The clock stops after the step that went unstable, as the CPU backend's does.
   if (state->instability != 0 && state->bad_step <= state->step) return;
   state->time_s += params.dt;
   state->step += 1;
 }
 
-class DemCudaSimulation final : public Simulation {
+class DemCudaSimulation final : public DemSimulation {
  public:
   DemCudaSimulation(const DemSetup& setup, const GpuInfo& gpu, IndexBuild index_build)
       : params_(setup.params), grid_(setup.grid), gpu_(gpu), index_build_(index_build) {
@@ -102,6 +172,21 @@ class DemCudaSimulation final : public Simulation {
     sorted_id_.resize(n_);
     acceleration_.resize(n_);
     SURGE_CUDA_CHECK(cudaMemsetAsync(acceleration_.data(), 0, acceleration_.bytes(), stream_));
+    if (params_.rotation) {
+      angular_velocity_.resize(n_);
+      sorted_angular_velocity_.resize(n_);
+      angular_acceleration_.resize(n_);
+      SURGE_CUDA_CHECK(cudaMemsetAsync(angular_velocity_.data(), 0, angular_velocity_.bytes(), stream_));
+      SURGE_CUDA_CHECK(
+          cudaMemsetAsync(angular_acceleration_.data(), 0, angular_acceleration_.bytes(), stream_));
+    }
+    if (params_.friction_model == FrictionModel::mindlin) {
+      history_.resize(std::size_t(n_) * params_.contact_slots);
+      next_history_.resize(history_.size());
+      // All bytes 0xFF: every slot's partner is kNoPartner, so every grain starts with no contacts.
+      SURGE_CUDA_CHECK(cudaMemsetAsync(history_.data(), 0xFF, history_.bytes(), stream_));
+      SURGE_CUDA_CHECK(cudaMemsetAsync(next_history_.data(), 0xFF, next_history_.bytes(), stream_));
+    }
     state_.resize(1);
     const DeviceDemState initial{};
     SURGE_CUDA_CHECK(cudaMemcpy(state_.data(), &initial, sizeof initial, cudaMemcpyHostToDevice));
@@ -128,24 +213,36 @@ class DemCudaSimulation final : public Simulation {
     if (events_.full()) events_.collect(times_);
     events_.mark(0, stream_);
     index_.build(grid_, position_.data(), n_, index_build_, stream_);
-    gather_particles<<<blocks_for(n_), kBlock, 0, stream_>>>(
-        index_.d_sorted_order(), n_, position_.data(), velocity_.data(), id_.data(), sorted_position_.data(),
-        sorted_velocity_.data(), sorted_id_.data());
-    SURGE_CUDA_CHECK_LAUNCH("gather_particles");
+    const bool rotation = params_.rotation;
+    gather_grains<<<blocks_for(n_), kBlock, 0, stream_>>>(
+        index_.d_sorted_order(), n_, position_.data(), velocity_.data(),
+        rotation ? angular_velocity_.data() : nullptr, id_.data(), sorted_position_.data(),
+        sorted_velocity_.data(), rotation ? sorted_angular_velocity_.data() : nullptr, sorted_id_.data());
+    SURGE_CUDA_CHECK_LAUNCH("gather_grains");
     position_.swap(sorted_position_);
     velocity_.swap(sorted_velocity_);
+    if (rotation) angular_velocity_.swap(sorted_angular_velocity_);
     id_.swap(sorted_id_);
     events_.mark(1, stream_);
 
-    const CellIndexView grains{position_.data(), index_.d_cell_start()};
+    DemGrainsView grains;
+    grains.index = CellIndexView{position_.data(), index_.d_cell_start()};
+    grains.velocity = velocity_.data();
+    grains.angular_velocity = rotation ? angular_velocity_.data() : nullptr;
+    grains.id = id_.data();
     const CellIndexView fixed{fixed_.data(), fixed_.size() == 0 ? nullptr : fixed_cell_start_.data()};
-    contact_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(params_, grid_, grains, velocity_.data(), fixed,
-                                                           n_, acceleration_.data());
+    ContactHistoryView history;
+    if (history_.size() != 0) history = {history_.data(), next_history_.data(), params_.contact_slots};
+    contact_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
+        params_, grid_, grains, fixed, history, n_, acceleration_.data(),
+        rotation ? angular_acceleration_.data() : nullptr, state_.data());
     SURGE_CUDA_CHECK_LAUNCH("contact_kernel");
+    if (history_.size() != 0) history_.swap(next_history_);  // this step's slots become the last step's
     events_.mark(2, stream_);  // no density or "other" stage for grains: the time step is fixed
 
     integrate_grains_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
-        params_, acceleration_.data(), id_.data(), n_, position_.data(), velocity_.data(), state_.data());
+        params_, acceleration_.data(), rotation ? angular_acceleration_.data() : nullptr, id_.data(), n_,
+        position_.data(), velocity_.data(), rotation ? angular_velocity_.data() : nullptr, state_.data());
     SURGE_CUDA_CHECK_LAUNCH("integrate_grains_kernel");
     advance_dem_clock<<<1, 1, 0, stream_>>>(params_, state_.data());
     SURGE_CUDA_CHECK_LAUNCH("advance_dem_clock");
@@ -197,6 +294,36 @@ class DemCudaSimulation final : public Simulation {
     events_.collect(times_);
     return times_;
   }
+
+  std::vector<NamedValue> step_figures() override {
+    if (history_.size() == 0) {
+      SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      return {};
+    }
+    status();  // the counts travel with the step state: one recorded readback
+    const DeviceDemState& s = *host_state_;
+    return contact_history_figures(s.contacts, s.most_contacts, s.overflow, s.overflow_total,
+                                   params_.contact_slots);
+  }
+
+  void download_angular_velocity(std::vector<Vec4f>& angular_velocity) override {
+    if (!params_.rotation) {
+      SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+      angular_velocity.assign(n_, Vec4f{0, 0, 0, 0});
+      return;
+    }
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    copy_to_host(angular_velocity, angular_velocity_, ledger_, "angular velocity");
+  }
+
+  void download_contact_history(std::vector<ContactSlot>& slots) override {
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    if (history_.size() == 0) {
+      slots.clear();
+      return;
+    }
+    copy_to_host(slots, history_, ledger_, "contact history");
+  }
   std::vector<NamedValue> parameters() const override { return describe_parameters(params_); }
   // The contact and integration kernels take params_ by value at each launch: the next step uses the edit.
   std::vector<LiveParameter> live_parameters() const override { return surge::live_parameters(params_); }
@@ -219,6 +346,8 @@ class DemCudaSimulation final : public Simulation {
   GpuCellIndex index_;
   DeviceBuffer<Vec4f> position_, velocity_, sorted_position_, sorted_velocity_, acceleration_;
   DeviceBuffer<std::uint32_t> id_, sorted_id_;
+  DeviceBuffer<Vec4f> angular_velocity_, sorted_angular_velocity_, angular_acceleration_;  // rotation only
+  DeviceBuffer<ContactSlot> history_, next_history_;  // Mindlin friction only; by creation id
   DeviceBuffer<Vec4f> fixed_;
   DeviceBuffer<std::uint32_t> fixed_cell_start_;
   DeviceBuffer<DeviceDemState> state_;
@@ -236,17 +365,27 @@ std::size_t device_bytes_per_grain() {
          2 * sizeof(std::uint32_t);
 }
 
-std::unique_ptr<Simulation> make_dem_cuda_simulation(const DemSetup& setup, IndexBuild index_build) {
+// Extra bytes of device memory per moving grain for the spin (angular velocity double-buffered for the
+// reorder, angular acceleration) and the contact history (two buffers of contact_slots slots).
+static std::size_t device_bytes_per_grain(const DemParameters& params) {
+  std::size_t bytes = device_bytes_per_grain();
+  if (params.rotation) bytes += 3 * sizeof(Vec4f);
+  if (params.friction_model == FrictionModel::mindlin)
+    bytes += 2 * std::size_t(params.contact_slots) * sizeof(ContactSlot);
+  return bytes;
+}
+
+std::unique_ptr<DemSimulation> make_dem_cuda_simulation(const DemSetup& setup, IndexBuild index_build) {
   std::string why_not;
   const auto gpu = query_gpu(&why_not);
   if (!gpu) throw std::runtime_error("no CUDA GPU: " + why_not);
   const std::size_t cells = std::size_t(setup.grid.cell_count()) + 1;
   const std::size_t fixed_bytes =
       (setup.fixed.size() * sizeof(Vec4f)) + cells * sizeof(std::uint32_t) * 2 + (std::size_t(64) << 20);
-  const std::size_t needed = setup.grains.size() * device_bytes_per_grain() + fixed_bytes;
+  const std::size_t per_grain = device_bytes_per_grain(setup.params);
+  const std::size_t needed = setup.grains.size() * per_grain + fixed_bytes;
   if (needed > gpu->free_memory) {
-    const std::size_t fit =
-        gpu->free_memory > fixed_bytes ? (gpu->free_memory - fixed_bytes) / device_bytes_per_grain() : 0;
+    const std::size_t fit = gpu->free_memory > fixed_bytes ? (gpu->free_memory - fixed_bytes) / per_grain : 0;
     char text[256];
     std::snprintf(text, sizeof text,
                   "%zu grains need %.2f GiB of GPU memory; %s has %.2f GiB free, enough for about %zu",

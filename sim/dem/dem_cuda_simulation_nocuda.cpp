@@ -9,7 +9,7 @@ std::size_t device_bytes_per_grain() {
   return 0;
 }
 
-std::unique_ptr<Simulation> make_dem_cuda_simulation(const DemSetup&, IndexBuild) {
+std::unique_ptr<DemSimulation> make_dem_cuda_simulation(const DemSetup&, IndexBuild) {
   throw std::runtime_error("this build of Surge has no CUDA backend (configured without nvcc)");
 }
 

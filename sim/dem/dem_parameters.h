@@ -10,9 +10,11 @@ namespace surge {
 
 // Normal force law: linear spring-dashpot (Cundall & Strack 1979) or Hertz with Tsuji's damping.
 enum class NormalModel : int { linear, hertz };
-// Tangential force: viscous-regularised Coulomb friction, or a plain viscous shear with no Coulomb limit
-// (the model of NVIDIA's `particles` sample).
-enum class FrictionModel : int { coulomb, viscous };
+// Tangential force: viscous-regularised Coulomb friction, a plain viscous shear with no Coulomb limit
+// (the model of NVIDIA's `particles` sample), or a tangential spring with per-contact history truncated
+// at the Coulomb limit (Cundall & Strack 1979; Mindlin's stiffness with the Hertz law:
+// sim/dem/tangential_spring.h).
+enum class FrictionModel : int { coulomb, viscous, mindlin };
 // Walls on the faces of the domain box: planes with the grains' contact law, or the sample's reflection
 // (position clamped, outward velocity reversed and scaled by the wall restitution).
 enum class WallModel : int { contact, reflect };
@@ -39,6 +41,19 @@ struct DemParameters {
   unsigned wall_mask = 0;            // bit f set: face f (Face order: x-, x+, y-, y+, z-, z+) is a wall
   Vec3f domain_min{}, domain_max{};  // [m]
   float max_radius = 0;              // largest grain radius, moving or fixed [m]; cells are 2x this
+
+  // Mindlin friction: k_t = 8 G* sqrt(R* delta) with the Hertz law, G* = G / (2 (2 - nu)) for equal
+  // materials, G = E / (2 (1 + nu)); k_t = tangential_stiffness_ratio x k_n with the linear law.
+  float effective_shear_modulus = 0;               // G* [Pa]
+  float tangential_stiffness_ratio = 2.0f / 7.0f;  // k_t / k_n of the linear law (dimensionless)
+  // Grains rotate: angular velocity per grain, torque from the tangential forces (moment of inertia
+  // 2/5 m r^2 of a solid sphere).
+  bool rotation = false;
+  float rolling_friction = 0;  // mu_r of the constant directional rolling torque (dimensionless)
+  // Contact history (Mindlin friction): slots per grain, and the partner key of fixed grain b, which is
+  // fixed_partner_base + b (moving grains are keyed by creation id: sim/dem/contact_history.h).
+  unsigned contact_slots = 0;
+  unsigned fixed_partner_base = 0;
 };
 
 }  // namespace surge

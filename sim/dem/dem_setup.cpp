@@ -10,6 +10,7 @@
 #include <string>
 
 #include "sim/backend/simulation.h"
+#include "sim/dem/contact_history.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
 
@@ -244,6 +245,19 @@ DemSetup build_dem_setup(const Scene& scene, long particles_override) {
   p.friction = d.friction;
   p.tangential_damping = d.tangential_damping;
   p.cohesion = d.cohesion;
+  const double shear_modulus = double(d.youngs_modulus) / (2.0 * (1.0 + double(d.poisson_ratio)));
+  p.effective_shear_modulus = float(shear_modulus / (2.0 * (2.0 - double(d.poisson_ratio))));
+  p.tangential_stiffness_ratio = d.tangential_stiffness_ratio;
+  p.rotation = d.rotation;
+  p.rolling_friction = d.rolling_friction;
+  if (p.friction_model == FrictionModel::mindlin) {
+    p.contact_slots = unsigned(d.contact_slots);
+    p.fixed_partner_base = std::uint32_t(n);
+    if (n + fixed.size() >= std::size_t(kWallPartner))
+      throw SceneError(scene.path, count_line, count_key,
+                       "moving plus fixed grains must be fewer than 4,294,967,280 for the contact history's "
+                       "32-bit partner keys");
+  }
   p.gravity = scene.gravity;
   p.wall_model = d.wall_model;
   p.wall_restitution = d.wall_restitution;
@@ -309,7 +323,9 @@ DemSetup build_dem_setup(const Scene& scene, long particles_override) {
 
 std::vector<NamedValue> describe_parameters(const DemParameters& p) {
   const char* normal = p.normal_model == NormalModel::hertz ? "hertz" : "linear";
-  const char* friction = p.friction_model == FrictionModel::viscous ? "viscous" : "coulomb";
+  const char* friction = p.friction_model == FrictionModel::viscous   ? "viscous"
+                         : p.friction_model == FrictionModel::mindlin ? "mindlin"
+                                                                      : "coulomb";
   const char* walls = p.wall_model == WallModel::reflect ? "reflect" : "contact";
   return {
       {"normal_model", std::string(normal)},
@@ -322,6 +338,11 @@ std::vector<NamedValue> describe_parameters(const DemParameters& p) {
       {"friction", double(p.friction)},
       {"tangential_damping_n_s_per_m", double(p.tangential_damping)},
       {"cohesion_n_per_m", double(p.cohesion)},
+      {"effective_shear_modulus_pa", double(p.effective_shear_modulus)},
+      {"tangential_stiffness_ratio", double(p.tangential_stiffness_ratio)},
+      {"rotation", std::string(p.rotation ? "true" : "false")},
+      {"rolling_friction", double(p.rolling_friction)},
+      {"contact_slots", double(p.contact_slots)},
       {"gravity_m_per_s2", p.gravity},
       {"time_step_s", double(p.dt)},
       {"collision_time_s", double(p.collision_time)},
@@ -330,6 +351,18 @@ std::vector<NamedValue> describe_parameters(const DemParameters& p) {
       {"max_grain_radius_m", double(p.max_radius)},
       {"domain_min_m", p.domain_min},
       {"domain_max_m", p.domain_max},
+  };
+}
+
+std::vector<NamedValue> contact_history_figures(std::uint64_t contacts, std::uint32_t most_contacts,
+                                                std::uint64_t overflow_last_step,
+                                                std::uint64_t overflow_total, unsigned slots) {
+  return {
+      {"contacts", double(contacts)},
+      {"most_contacts_of_a_grain", double(most_contacts)},
+      {"contact_slots_per_grain", double(slots)},
+      {"contact_overflow_last_step", double(overflow_last_step)},
+      {"contact_overflow_total", double(overflow_total)},
   };
 }
 

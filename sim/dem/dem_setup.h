@@ -40,6 +40,13 @@ double linear_collision_time(double stiffness, double m_eff);
 // t_c = 2.87 (m*^2 / (R* E*^2 v))^(1/5) [s].
 double hertz_collision_time(double effective_modulus, double r_eff, double m_eff, double impact_speed);
 
+// The contact history's figures of the last step, as Simulation::step_figures() reports them: contacts
+// kept, the most of one grain, and the contacts that found no free slot (the last step's and the total
+// since the start); each slot holds one contact (sim/dem/contact_history.h).
+std::vector<NamedValue> contact_history_figures(std::uint64_t contacts, std::uint32_t most_contacts,
+                                                std::uint64_t overflow_last_step,
+                                                std::uint64_t overflow_total, unsigned slots);
+
 // Bytes of device memory per moving grain and per fixed grain, for "how many fit" messages.
 std::size_t device_bytes_per_grain();
 

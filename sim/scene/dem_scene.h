@@ -39,9 +39,13 @@ struct DemScene {
   float restitution = 0.5f;      // e, sets the normal damping unless normal_damping is given
   float normal_damping = -1.0f;  // gamma_n [N s/m]; < 0 when absent
   FrictionModel friction_model = FrictionModel::coulomb;
-  float friction = 0.5f;            // mu (dimensionless)
-  float tangential_damping = 0.0f;  // gamma_t [N s/m]; 0 = sqrt(k_eff m*) per contact
-  float cohesion = 0.0f;            // [N/m]
+  float friction = 0.5f;                           // mu (dimensionless)
+  float tangential_damping = 0.0f;                 // gamma_t [N s/m]; 0 = sqrt(k_eff m*) per contact
+  float cohesion = 0.0f;                           // [N/m]
+  float tangential_stiffness_ratio = 2.0f / 7.0f;  // k_t / k_n, Mindlin friction with the linear law
+  bool rotation = false;                           // default true with Mindlin friction
+  float rolling_friction = 0.0f;                   // mu_r (dimensionless); needs rotation
+  long contact_slots = 16;                         // history slots per grain, Mindlin friction
   WallModel wall_model = WallModel::contact;
   float wall_restitution = 0.5f;          // reflect walls (dimensionless)
   float time_step = 0.0f;                 // [s]; 0 = collision_time_fraction x the collision time

@@ -667,12 +667,17 @@ constexpr std::array kDemNumbers = {
     DemNumberKey{"friction", &DemScene::friction, "", Range::closed(0, 10)},
     DemNumberKey{"tangential_damping", &DemScene::tangential_damping, "N s/m", Range::at_least(0)},
     DemNumberKey{"cohesion", &DemScene::cohesion, "N/m", Range::at_least(0)},
+    DemNumberKey{"tangential_stiffness_ratio", &DemScene::tangential_stiffness_ratio, "",
+                 Range::left_open(0, 10)},
+    DemNumberKey{"rolling_friction", &DemScene::rolling_friction, "", Range::closed(0, 1)},
     DemNumberKey{"wall_restitution", &DemScene::wall_restitution, "", Range::closed(0, 1)},
     DemNumberKey{"time_step", &DemScene::time_step, "s", Range::above(0)},
     DemNumberKey{"collision_time_fraction", &DemScene::collision_time_fraction, "", Range::left_open(0, 0.5)},
 };
 constexpr std::array<std::string_view, 2> kNormalModels = {"linear", "hertz"};
-constexpr std::array<std::string_view, 2> kFrictionModels = {"coulomb", "viscous"};
+constexpr std::array<std::string_view, 3> kFrictionModels = {"coulomb", "viscous", "mindlin"};
+// 1 slot is enough for a grain on a floor; 64 covers a grain 3x larger than its neighbours.
+constexpr IntegerRange kContactSlots{1, 64};
 constexpr std::array<std::string_view, 2> kWallModels = {"contact", "reflect"};
 constexpr std::array<std::string_view, 3> kGrainShapes = {"box", "sphere", "lattice"};
 constexpr std::array<std::string_view, 2> kOverflows = {"shrink", "clamp"};
@@ -792,7 +797,8 @@ GrainBlock read_grain_block(const TableReader& table, const Scene& scene) {
 }
 
 void read_dem(const TableReader& dem, Scene& scene) {
-  std::vector<std::string_view> keys = {"normal_model", "friction_model", "wall_model", "gravity", "block"};
+  std::vector<std::string_view> keys = {"normal_model", "friction_model", "wall_model", "gravity",
+                                        "rotation",     "contact_slots",  "block"};
   for (const DemNumberKey& number : kDemNumbers) keys.push_back(number.key);
   dem.reject_unknown_keys(keys);
   DemScene& d = scene.dem;
@@ -819,12 +825,28 @@ void read_dem(const TableReader& dem, Scene& scene) {
   }
 
   if (auto model = dem.choice("friction_model", kFrictionModels))
-    d.friction_model = *model == "viscous" ? FrictionModel::viscous : FrictionModel::coulomb;
+    d.friction_model = *model == "viscous"   ? FrictionModel::viscous
+                       : *model == "mindlin" ? FrictionModel::mindlin
+                                             : FrictionModel::coulomb;
   if (d.friction_model == FrictionModel::viscous) {
     reject_for(dem, "friction", "to friction_model \"viscous\" (it has no Coulomb limit)");
     dem.required(dem.number("tangential_damping", "N s/m", Range::above(0)), "tangential_damping",
                  "a number > 0 [N s/m]: the viscous model's shear coefficient gamma_t");
   }
+  if (d.friction_model == FrictionModel::mindlin) {
+    if (d.normal_model == NormalModel::hertz)
+      reject_for(dem, "tangential_stiffness_ratio",
+                 "to normal_model \"hertz\" (Mindlin's k_t = 8 G* sqrt(R* delta) follows from youngs_modulus "
+                 "and poisson_ratio)");
+    if (auto slots = dem.integer("contact_slots", kContactSlots)) d.contact_slots = long(*slots);
+    d.rotation = true;  // the default with a tangential spring: a grain rolls rather than slides
+  } else {
+    for (std::string_view key : {"tangential_stiffness_ratio", "contact_slots"})
+      reject_for(dem, key, "to this friction_model (only \"mindlin\" keeps a tangential spring per contact)");
+  }
+  if (auto rotation = dem.boolean("rotation")) d.rotation = *rotation;
+  if (!d.rotation && d.rolling_friction > 0.0f)
+    dem.fail("rolling_friction", "needs rotation = true (the rolling torque acts on the grains' spin)");
 
   if (auto model = dem.choice("wall_model", kWallModels))
     d.wall_model = *model == "reflect" ? WallModel::reflect : WallModel::contact;

@@ -81,7 +81,8 @@ TEST(DemSceneLoader, MinimalSceneTakesTheDefaults) {
 }
 
 TEST(DemSceneLoader, ShippedGranularScenesBuild) {
-  for (const char* name : {"particles_box", "particles_box_fixed_radius", "granular_column", "hourglass"}) {
+  for (const char* name : {"particles_box", "particles_box_fixed_radius", "particles_box_mindlin",
+                           "granular_column", "hourglass"}) {
     SCOPED_TRACE(name);
     const Scene scene = load_scene(std::string(SURGE_SOURCE_DIR) + "/scenes/" + name + ".toml");
     EXPECT_EQ(scene.solver, "dem");
@@ -196,6 +197,48 @@ TEST(DemSceneLoader, ContactLawKeysAreChecked) {
   // The collision time of two 5 cm grains at k = 1000 N/m is 0.0896 s; (2/pi) of it is 0.057 s.
   EXPECT_TRUE(fails_with(scene_text(kDemKeys + "time_step = 0.06\n"), 7, "dem.time_step",
                          "expected a time step below (2/pi) x the collision time"));
+}
+
+TEST(DemSceneLoader, MindlinKeysTakeTheirDefaultsAndAreChecked) {
+  const Scene scene = parse_scene(scene_text(kDemKeys + "friction_model = \"mindlin\"\n"), "t.toml");
+  EXPECT_EQ(scene.dem.friction_model, FrictionModel::mindlin);
+  EXPECT_TRUE(scene.dem.rotation) << "grains rotate by default with a tangential spring";
+  EXPECT_FLOAT_EQ(scene.dem.tangential_stiffness_ratio, 2.0f / 7.0f);
+  EXPECT_EQ(scene.dem.contact_slots, 16);
+  const DemSetup setup = build_dem_setup(scene);
+  EXPECT_EQ(setup.params.contact_slots, 16u);
+  EXPECT_EQ(setup.params.fixed_partner_base, std::uint32_t(setup.grains.size()));
+  EXPECT_FALSE(parse_scene(scene_text(), "t.toml").dem.rotation) << "no rotation by default otherwise";
+  // Hertz: G* = G / (2 (2 - nu)), G = E / (2 (1 + nu)).
+  const DemSetup hertz =
+      build_dem_setup(parse_scene(scene_text("normal_model = \"hertz\"\nyoungs_modulus = 1e7\npoisson_ratio "
+                                             "= 0.25\nfriction_model = \"mindlin\"\n"),
+                                  "t.toml"));
+  EXPECT_NEAR(hertz.params.effective_shear_modulus, 1e7 / 2.5 / 3.5, 1.0);
+
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys + "tangential_stiffness_ratio = 0.3\n"), 7,
+                         "dem.tangential_stiffness_ratio", "only \"mindlin\" keeps a tangential spring"));
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys + "contact_slots = 8\n"), 7, "dem.contact_slots",
+                         "only \"mindlin\" keeps a tangential spring"));
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys + "friction_model = \"mindlin\"\ncontact_slots = 0\n"), 8,
+                         "dem.contact_slots", "expected an integer in [1, 64], got 0"));
+  EXPECT_TRUE(
+      fails_with(scene_text(kDemKeys + "friction_model = \"mindlin\"\ntangential_stiffness_ratio = 0\n"), 8,
+                 "dem.tangential_stiffness_ratio", "expected a number in (0, 10], got 0"));
+  EXPECT_TRUE(
+      fails_with(scene_text("normal_model = \"hertz\"\nyoungs_modulus = 1e7\nfriction_model = \"mindlin\"\n"
+                            "tangential_stiffness_ratio = 0.3\n"),
+                 9, "dem.tangential_stiffness_ratio", "does not apply to normal_model \"hertz\""));
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys + "rolling_friction = 0.1\n"), 7, "dem.rolling_friction",
+                         "needs rotation = true"));
+  EXPECT_TRUE(fails_with(
+      scene_text(kDemKeys + "friction_model = \"mindlin\"\nrotation = false\nrolling_friction = 0.1\n"), 9,
+      "dem.rolling_friction", "needs rotation = true"));
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys + "rolling_friction = 1.5\nrotation = true\n"), 7,
+                         "dem.rolling_friction", "expected a number in [0, 1], got 1.5"));
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys + "rotation = 1\n"), 7, "dem.rotation", "expected"));
+  EXPECT_TRUE(fails_with(scene_text(kDemKeys + "friction_model = \"history\"\n"), 7, "dem.friction_model",
+                         "expected one of \"coulomb\", \"viscous\", \"mindlin\""));
 }
 
 TEST(DemSceneLoader, GrainBlockKeysAreChecked) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "sim/backend/gpu_info.h"
+#include "sim/backend/render_attributes.h"
 // gather_particles, StageEvents, kBlock and blocks_for: shared by the GPU backends.
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/core/cuda_check.h"
@@ -154,6 +155,22 @@ __global__ void advance_dem_clock(DemParameters params, DeviceDemState* state) {
   state->step += 1;
 }
 
+// Grains as the renderer draws them (see copy_to_device_buffers).
+__global__ void write_grain_render_attributes(std::uint32_t n, const Vec4f* __restrict__ position,
+                                              const Vec4f* __restrict__ velocity,
+                                              const Vec4f* __restrict__ acceleration, ParticleScalar scalar,
+                                              Vec4f* __restrict__ d_position /* out */,
+                                              float* __restrict__ d_scalar /* out, may be null */) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const Vec4f x = position[i];
+  d_position[i] = x;
+  if (!d_scalar) return;
+  const float r = x.w;
+  const float material_density = velocity[i].w / (4.0f / 3.0f * 3.14159265f * r * r * r);
+  d_scalar[i] = render_scalar(scalar, velocity[i], material_density, acceleration[i].w);
+}
+
 class DemCudaSimulation final : public DemSimulation {
  public:
   DemCudaSimulation(const DemSetup& setup, const GpuInfo& gpu, IndexBuild index_build)
@@ -271,6 +288,20 @@ class DemCudaSimulation final : public DemSimulation {
     st.bad_acceleration = s.bad_acceleration;
     if (st.instability != Instability::none) st.remedy = kDemRemedy;
     return st;
+  }
+
+  // The viewer's interop path: positions (w = radius) and the colouring scalar, written on the device. As in
+  // download(): "density" is the grain's material density, "pressure" its mean contact stress.
+  bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
+    if (n_ > 0) {
+      write_grain_render_attributes<<<blocks_for(n_), kBlock, 0, stream_>>>(
+          n_, position_.data(), velocity_.data(), acceleration_.data(), targets.scalar, targets.d_position,
+          targets.d_scalar);
+      SURGE_CUDA_CHECK_LAUNCH("write_grain_render_attributes");
+    }
+    // The caller unmaps the GL buffers next, on another stream: the writes must be done by then.
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return true;
   }
 
   void download(ParticleFrame& frame) override {

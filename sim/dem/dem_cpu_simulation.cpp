@@ -116,12 +116,14 @@ class DemCpuSimulation final : public DemSimulation {
     ContactHistoryView history;
     if (!history_.empty()) history = {history_.data(), next_history_.data(), params_.contact_slots};
     const bool rotation = params_.rotation;
+    const bool full_model = uses_spin_or_history(params_);
     std::uint64_t contacts = 0, overflow = 0;
     std::uint32_t most_contacts = 0;
 #pragma omp parallel for schedule(static) reduction(+ : contacts, overflow) reduction(max : most_contacts)
     for (std::int64_t i = 0; i < std::int64_t(position_.size()); ++i) {
       const GrainContactResult result =
-          grain_contacts(params_, grid_, grains, fixed, history, std::uint32_t(i));
+          full_model ? grain_contacts<true>(params_, grid_, grains, fixed, history, std::uint32_t(i))
+                     : grain_contacts<false>(params_, grid_, grains, fixed, history, std::uint32_t(i));
       acceleration_[i] = result.acceleration;
       if (rotation) angular_acceleration_[i] = result.angular_acceleration;
       contacts += result.contacts;

@@ -70,6 +70,7 @@ __global__ void __launch_bounds__(kBlock)
   sorted_id[k] = id[from];
 }
 
+template <bool kSpinOrHistory>
 __global__ void __launch_bounds__(kBlock)
     contact_kernel(DemParameters params, GridGeometry grid, DemGrainsView grains, CellIndexView fixed,
                    ContactHistoryView history /* previous in, current out */, std::uint32_t n,
@@ -84,7 +85,7 @@ __global__ void __launch_bounds__(kBlock)
   }
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) {
-    const GrainContactResult result = grain_contacts(params, grid, grains, fixed, history, i);
+    const GrainContactResult result = grain_contacts<kSpinOrHistory>(params, grid, grains, fixed, history, i);
     acceleration[i] = result.acceleration;
     if (angular_acceleration != nullptr) angular_acceleration[i] = result.angular_acceleration;
     if (counting) {
@@ -250,9 +251,16 @@ class DemCudaSimulation final : public DemSimulation {
     const CellIndexView fixed{fixed_.data(), fixed_.size() == 0 ? nullptr : fixed_cell_start_.data()};
     ContactHistoryView history;
     if (history_.size() != 0) history = {history_.data(), next_history_.data(), params_.contact_slots};
-    contact_kernel<<<blocks_for(n_), kBlock, 0, stream_>>>(
-        params_, grid_, grains, fixed, history, n_, acceleration_.data(),
-        rotation ? angular_acceleration_.data() : nullptr, state_.data());
+    Vec4f* angular_acceleration = rotation ? angular_acceleration_.data() : nullptr;
+    if (uses_spin_or_history(params_)) {
+      contact_kernel<true><<<blocks_for(n_), kBlock, 0, stream_>>>(params_, grid_, grains, fixed, history, n_,
+                                                                   acceleration_.data(), angular_acceleration,
+                                                                   state_.data());
+    } else {
+      contact_kernel<false><<<blocks_for(n_), kBlock, 0, stream_>>>(params_, grid_, grains, fixed, history,
+                                                                    n_, acceleration_.data(),
+                                                                    angular_acceleration, state_.data());
+    }
     SURGE_CUDA_CHECK_LAUNCH("contact_kernel");
     if (history_.size() != 0) history_.swap(next_history_);  // this step's slots become the last step's
     events_.mark(2, stream_);  // no density or "other" stage for grains: the time step is fixed

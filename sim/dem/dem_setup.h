@@ -8,6 +8,7 @@
 
 #include "sim/core/particle_frame.h"
 #include "sim/core/vec.h"
+#include "sim/dem/contact_history.h"
 #include "sim/dem/dem_parameters.h"
 #include "sim/index/grid_geometry.h"
 
@@ -21,6 +22,11 @@ struct DemSetup {
   ParticleFrame grains;
   std::vector<Vec4f> fixed;                     // fixed grains, sorted by cell; w = grain radius [m]
   std::vector<std::uint32_t> fixed_cell_start;  // cell index of `fixed` (cell_count + 1 entries)
+  // A run continued from another (the viewer's live mode switch) starts at grains.time_s and grains.step with
+  // the grains' spin (in `grains` order, with rotation) and the contact history (contact_slots per grain, by
+  // creation id, with Mindlin friction). Empty for a new run: no spin, no contacts yet.
+  std::vector<Vec4f> angular_velocity;
+  std::vector<ContactSlot> history;
 };
 
 struct Scene;

@@ -18,6 +18,8 @@ class CpuNbodySimulation final : public Simulation {
  public:
   explicit CpuNbodySimulation(const NbodySetup& setup)
       : params_(setup.params), bodies_(setup.bodies), velocities_(setup.velocities) {
+    status_.time_s = setup.time_s;
+    status_.step = setup.step;
     compute_gravity(true);
     initial_energy_ = measure_energy(bodies_, velocities_, field_.potential);
   }

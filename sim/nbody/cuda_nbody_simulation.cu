@@ -187,7 +187,11 @@ class CudaNbodySimulation final : public Simulation {
     SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, energy_terms(nullptr, nullptr, nullptr),
                                                energy_.data(), n_, AddEnergy{}, NbodyEnergy{}));
     reduce_scratch_.resize(bytes);
-    SURGE_CUDA_CHECK(cudaMemsetAsync(state_.data(), 0, sizeof(NbodyDeviceState), stream_));
+    NbodyDeviceState initial{};
+    initial.time_s = setup.time_s;
+    initial.step = setup.step;
+    SURGE_CUDA_CHECK(cudaMemcpy(state_.data(), &initial, sizeof initial, cudaMemcpyHostToDevice));
+    ledger_.record(CopyDirection::host_to_device, sizeof initial, 0.0, "initial step state");
     SURGE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_state_), sizeof(NbodyDeviceState)));
     // The first kick needs the accelerations of the initial positions; the energy drift needs E(0).
     gravity_.prepare(bodies_, velocities_, ids_, n_, stream_);

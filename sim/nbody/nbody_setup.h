@@ -15,6 +15,10 @@ struct NbodySetup {
   NbodyParameters params;
   std::vector<Body<double>> bodies;  // position and mass; the index is the body's creation id
   std::vector<Vec3d> velocities;
+  // Where the run starts: 0 for a new one, a frame's time and step for one continued in another mode (the
+  // viewer's live switch). The energy drift is then measured from the continued run's start.
+  double time_s = 0;
+  long step = 0;
   std::size_t size() const { return bodies.size(); }
 };
 

@@ -54,11 +54,9 @@ TEST(ModeComparison, ModesThatNeedAGpuOrAnotherSolverAreRefusedWithTheReason) {
   const std::string no_gpu = "no CUDA device";
   for (ExecutionMode mode : kExecutionModes) {
     EXPECT_EQ(why_mode_unavailable(mode, "wcsph", ""), "") << mode_name(mode);
-    EXPECT_NE(why_mode_unavailable(mode, "dem", ""), "") << mode_name(mode);
-    EXPECT_NE(why_mode_unavailable(mode, "nbody", ""), "") << mode_name(mode);
   }
-  // DFSPH and PBF switch between cpu and gpu; the hybrid modes are WCSPH's.
-  for (const char* solver : {"dfsph", "pbf"}) {
+  // The other solvers switch between cpu and gpu; the hybrid modes are WCSPH's.
+  for (const char* solver : {"dfsph", "pbf", "dem", "nbody"}) {
     EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, solver, ""), "");
     EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, solver, ""), "");
     EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "");

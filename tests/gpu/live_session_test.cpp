@@ -7,8 +7,11 @@
 #include <glad/gl.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "app/mode_comparison.h"
@@ -152,6 +155,59 @@ TEST(LiveSession, PbfSwitchesBetweenCpuAndGpu) {
   std::cout << "pbf: largest difference from a cpu-only run after " << steps_done << " steps: " << difference
             << " m (spacing " << setup.params.spacing << " m)\n";
   EXPECT_LT(difference, 2e-2 * setup.params.spacing);
+}
+
+// Grains and bodies through the same session: cpu -> gpu -> cpu, interop on the GPU, the same step
+// count throughout, and positions close to a run that stayed on the CPU (grains: the DEM GPU tests' 1e-2
+// radius; bodies: float against double, 1e-4 of the system's extent).
+TEST(LiveSession, GrainsAndBodiesSwitchBetweenCpuAndGpu) {
+  struct Case {
+    const char* scene;
+    long particles;
+  };
+  render::HeadlessGlContext context(0);
+  ASSERT_TRUE(context.on_cuda_device()) << context.description();
+  for (const Case& c : {Case{"hourglass.toml", 0}, Case{"galaxies.toml", 20000}}) {
+    const Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/") + c.scene);
+    SCOPED_TRACE(c.scene);
+    render::ParticleRenderer renderer;
+    std::ostringstream messages;
+    app::LiveSession session(scene, "cpu", ExecutionMode::cpu, c.particles, renderer, false, messages);
+    long steps_done = 0;
+    for (ExecutionMode mode : {ExecutionMode::cpu, ExecutionMode::gpu, ExecutionMode::cpu}) {
+      if (steps_done > 0) {
+        std::cout << session.switch_mode(mode, renderer, messages) << '\n';
+        ASSERT_EQ(session.status().step, steps_done);
+      }
+      std::size_t feed_bytes = 0;
+      for (int f = 0; f < 5; ++f) {
+        feed_bytes += session.frame(2, false, render::ColorBy::speed).feed_bytes;
+        steps_done += 2;
+      }
+      EXPECT_EQ(session.feed().using_interop(), mode == ExecutionMode::gpu) << messages.str();
+      if (mode == ExecutionMode::gpu) {
+        EXPECT_EQ(feed_bytes, 0u);
+      }
+    }
+    auto reference = make_simulation(scene, ExecutionMode::cpu, {.particles_override = c.particles});
+    for (long s = 0; s < steps_done; ++s) reference->step();
+    const auto a = positions_by_id(*reference), b = positions_by_id(session.simulation());
+    Vec3f low = xyz(a[0]), high = xyz(a[0]);
+    float radius = 0;
+    for (const Vec4f& x : a) {
+      low = {std::min(low.x, x.x), std::min(low.y, x.y), std::min(low.z, x.z)};
+      high = {std::max(high.x, x.x), std::max(high.y, x.y), std::max(high.z, x.z)};
+      radius = std::max(radius, x.w);
+    }
+    const double difference = largest_difference(a, b);
+    const double extent = std::sqrt(double(length_squared(high - low)));
+    std::cout << c.scene << ": largest difference from a cpu-only run after " << steps_done
+              << " steps: " << difference << " (extent " << extent << ", largest w " << radius << ")\n";
+    if (scene.solver == "dem")
+      EXPECT_LT(difference, 1e-2 * radius);
+    else
+      EXPECT_LT(difference, 1e-4 * extent);
+  }
 }
 
 }  // namespace

@@ -119,6 +119,30 @@ TEST(LiveSession, LessonsPanelSwitchesThroughEveryModeWithTheSameParticles) {
   EXPECT_EQ(mismatches, 0u);
 }
 
+// The session started in cpu; five frames of two steps each in cpu, then gpu, then cpu again: every switch
+// continues at the step reached, and only the gpu mode feeds GL through interop, with zero bytes.
+long run_cpu_gpu_cpu(app::LiveSession& session, render::ParticleRenderer& renderer,
+                     std::ostream& messages_out) {
+  std::ostringstream messages;
+  long steps_done = 0;
+  for (ExecutionMode mode : {ExecutionMode::cpu, ExecutionMode::gpu, ExecutionMode::cpu}) {
+    if (steps_done > 0) {
+      messages_out << session.switch_mode(mode, renderer, messages) << '\n';
+      EXPECT_EQ(session.status().step, steps_done);
+    }
+    std::size_t feed_bytes = 0;
+    for (int f = 0; f < 5; ++f) {
+      feed_bytes += session.frame(2, false, render::ColorBy::speed).feed_bytes;
+      steps_done += 2;
+    }
+    EXPECT_EQ(session.feed().using_interop(), mode == ExecutionMode::gpu) << messages.str();
+    if (mode == ExecutionMode::gpu) {
+      EXPECT_EQ(feed_bytes, 0u);
+    }
+  }
+  return steps_done;
+}
+
 // PBF through the same session: cpu -> gpu -> cpu. On the GPU its frames reach GL through interop (zero
 // feed bytes); the run continues at the same step and stays with a CPU-only run within the CPU/GPU
 // agreement the incompressible GPU tests hold (tests/gpu/gpu_incompressible_test.cpp).
@@ -131,22 +155,7 @@ TEST(LiveSession, PbfSwitchesBetweenCpuAndGpu) {
   render::ParticleRenderer renderer;
   std::ostringstream messages;
   app::LiveSession session(scene, "cpu", ExecutionMode::cpu, kParticles, renderer, false, messages);
-  long steps_done = 0;
-  for (ExecutionMode mode : {ExecutionMode::cpu, ExecutionMode::gpu, ExecutionMode::cpu}) {
-    if (mode != session.mode() || steps_done > 0) {
-      std::cout << session.switch_mode(mode, renderer, messages) << '\n';
-      ASSERT_EQ(session.status().step, steps_done);
-    }
-    std::size_t feed_bytes = 0;
-    for (int f = 0; f < 5; ++f) {
-      feed_bytes += session.frame(2, false, render::ColorBy::speed).feed_bytes;
-      steps_done += 2;
-    }
-    EXPECT_EQ(session.feed().using_interop(), mode == ExecutionMode::gpu) << messages.str();
-    if (mode == ExecutionMode::gpu) {
-      EXPECT_EQ(feed_bytes, 0u);
-    }
-  }
+  const long steps_done = run_cpu_gpu_cpu(session, renderer, std::cout);
   const SphSetup setup = build_setup(scene, kParticles);
   auto reference = make_simulation(scene, ExecutionMode::cpu, {.particles_override = kParticles});
   for (long s = 0; s < steps_done; ++s) reference->step();
@@ -173,22 +182,7 @@ TEST(LiveSession, GrainsAndBodiesSwitchBetweenCpuAndGpu) {
     render::ParticleRenderer renderer;
     std::ostringstream messages;
     app::LiveSession session(scene, "cpu", ExecutionMode::cpu, c.particles, renderer, false, messages);
-    long steps_done = 0;
-    for (ExecutionMode mode : {ExecutionMode::cpu, ExecutionMode::gpu, ExecutionMode::cpu}) {
-      if (steps_done > 0) {
-        std::cout << session.switch_mode(mode, renderer, messages) << '\n';
-        ASSERT_EQ(session.status().step, steps_done);
-      }
-      std::size_t feed_bytes = 0;
-      for (int f = 0; f < 5; ++f) {
-        feed_bytes += session.frame(2, false, render::ColorBy::speed).feed_bytes;
-        steps_done += 2;
-      }
-      EXPECT_EQ(session.feed().using_interop(), mode == ExecutionMode::gpu) << messages.str();
-      if (mode == ExecutionMode::gpu) {
-        EXPECT_EQ(feed_bytes, 0u);
-      }
-    }
+    const long steps_done = run_cpu_gpu_cpu(session, renderer, std::cout);
     auto reference = make_simulation(scene, ExecutionMode::cpu, {.particles_override = c.particles});
     for (long s = 0; s < steps_done; ++s) reference->step();
     const auto a = positions_by_id(*reference), b = positions_by_id(session.simulation());

@@ -10,6 +10,7 @@
 #include "sim/dem/dem_setup.h"
 #include "sim/dem/dem_simulation.h"
 #include "sim/scene/scene.h"
+#include "tests/sim/mindlin_bed_scene.h"
 
 namespace surge {
 namespace {
@@ -147,33 +148,6 @@ TEST(GpuDem, ParticlesBoxWithReflectingWallsMatchesTheCpuInTheMean) {
   EXPECT_NEAR(double(touching_b), double(touching_a), 0.01 * n);
 }
 
-// The bed of tests/sim/dem_mindlin_test.cpp: polydisperse, jittered grains in a closed box with Mindlin
-// friction, rotation and rolling resistance.
-std::string mindlin_bed_scene() {
-  return R"(solver = "dem"
-[domain]
-min = [0.0, 0.0, 0.0]
-max = [0.06, 0.06, 0.2]
-[dem]
-stiffness = 500.0
-restitution = 0.3
-friction = 0.5
-friction_model = "mindlin"
-rolling_friction = 0.05
-gravity = [0.0, 0.0, -9.81]
-collision_time_fraction = 0.05
-[[dem.block]]
-shape = "box"
-min = [0.0, 0.0, 0.0]
-max = [0.06, 0.06, 0.05]
-grain_radius = 0.003
-grain_radius_max = 0.005
-density = 2500.0
-jitter = 0.5
-velocity = [0.1, 0.05, 0.0]
-)";
-}
-
 double figure(const std::vector<NamedValue>& figures, const std::string& name) {
   for (const NamedValue& f : figures)
     if (f.name == name) return std::get<double>(f.value);
@@ -302,7 +276,8 @@ TEST(GpuDem, MindlinFrictionAndSpinMatchTheCpu) {
 }
 
 TEST(GpuDem, MindlinSteppingCopiesNothingOverTheBus) {
-  auto gpu = make_dem_cuda_simulation(build_dem_setup(parse_scene(mindlin_bed_scene(), "bed.toml")));
+  auto gpu = make_dem_cuda_simulation(
+      build_dem_setup(parse_scene(mindlin_bed_scene("rolling_friction = 0.05\n"), "bed.toml")));
   gpu->ledger().clear();
   for (int s = 0; s < 50; ++s) gpu->step();
   EXPECT_EQ(gpu->ledger().total_bytes(), 0u) << "spin and history stay on the device";

@@ -17,6 +17,7 @@
 #include "sim/dem/dem_setup.h"
 #include "sim/dem/dem_simulation.h"
 #include "sim/scene/scene.h"
+#include "tests/sim/mindlin_bed_scene.h"
 
 namespace surge {
 namespace {
@@ -193,37 +194,10 @@ TEST(DemMindlin, AGrainSlidesAtTheCoulombAccelerationAboveTheFrictionAngle) {
   EXPECT_NEAR(measured, expected, 0.01 * expected);
 }
 
-// A bed of grains (radii 3 - 5 mm, jittered) settling in a closed box with Mindlin friction 0.5.
-std::string bed_scene(const std::string& extra = "") {
-  return R"(solver = "dem"
-[domain]
-min = [0.0, 0.0, 0.0]
-max = [0.06, 0.06, 0.2]
-[dem]
-stiffness = 500.0
-restitution = 0.3
-friction = 0.5
-friction_model = "mindlin"
-gravity = [0.0, 0.0, -9.81]
-collision_time_fraction = 0.05
-)" + extra +
-         R"(
-[[dem.block]]
-shape = "box"
-min = [0.0, 0.0, 0.0]
-max = [0.06, 0.06, 0.05]
-grain_radius = 0.003
-grain_radius_max = 0.005
-density = 2500.0
-jitter = 0.5
-velocity = [0.1, 0.05, 0.0]
-)";
-}
-
 TEST(DemMindlin, BothCopiesOfAPairsSpringStayEqualAndOpposite) {
   // Each grain integrates its own copy of the spring from the same relative velocity (negated), so after
   // any number of steps the copy of grain a for partner b is exactly minus the copy of b for a.
-  const DemSetup setup = build_dem_setup(parse_scene(bed_scene(), "bed.toml"));
+  const DemSetup setup = build_dem_setup(parse_scene(mindlin_bed_scene(), "bed.toml"));
   auto simulation = make_dem_cpu_simulation(setup);
   for (int s = 0; s < 1500; ++s) simulation->step();
   std::vector<ContactSlot> slots;
@@ -267,8 +241,8 @@ double figure(const std::vector<NamedValue>& figures, const std::string& name) {
 TEST(DemMindlin, ContactsBeyondTheSlotsAreCountedNotLost) {
   // The bed with 2 history slots per grain: grains with more contacts keep the first two and count the rest
   // as overflow (they act with a spring that restarts from zero); with the default 16 nothing overflows.
-  const DemSetup few = build_dem_setup(parse_scene(bed_scene("contact_slots = 2\n"), "bed.toml"));
-  const DemSetup enough = build_dem_setup(parse_scene(bed_scene(), "bed.toml"));
+  const DemSetup few = build_dem_setup(parse_scene(mindlin_bed_scene("contact_slots = 2\n"), "bed.toml"));
+  const DemSetup enough = build_dem_setup(parse_scene(mindlin_bed_scene(), "bed.toml"));
   ASSERT_EQ(few.params.contact_slots, 2u);
   auto cramped = make_dem_cpu_simulation(few);
   auto roomy = make_dem_cpu_simulation(enough);
@@ -321,7 +295,7 @@ TEST(DemMindlin, HistorySurvivesTheReorderingByCell) {
   // the same springs: a history attached to a memory position instead of a grain would hand springs to the
   // wrong contacts after the first reorder. Within a cell the two orders differ, so sums round differently
   // and the runs drift apart slowly (this bed is chaotic): compared after 400 steps (~20 collision times).
-  const DemSetup setup = build_dem_setup(parse_scene(bed_scene(), "bed.toml"));
+  const DemSetup setup = build_dem_setup(parse_scene(mindlin_bed_scene(), "bed.toml"));
   auto sorted = make_dem_cpu_simulation(setup, DemCpuOptions{true});
   auto unsorted = make_dem_cpu_simulation(setup, DemCpuOptions{false});
   for (int s = 0; s < 400; ++s) {

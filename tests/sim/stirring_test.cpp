@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <utility>
 
 #include "sim/backend/simulation.h"
+#include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_physics.h"
@@ -36,9 +38,12 @@ TEST(Stirring, PullIsVelocityRelaxationWeightedByDistance) {
   EXPECT_FLOAT_EQ(stirring_acceleration(hand, hand.center, {}).x, 0.0f);
 }
 
-TEST(Stirring, HandMovesTheFluidNearItAndNotFarAway) {
+// A pool 30 x 6 cm, 10 cm deep (spacing 1 cm), open at the top, and a hand in it near the back wall moving
+// along +x at 0.5 m/s.
+Scene pool(const std::string& solver) {
   Scene scene;
   scene.name = "pool";
+  scene.solver = solver;
   scene.domain_min = {0.0f, 0.0f, 0.0f};
   scene.domain_max = {0.3f, 0.06f, 0.15f};
   scene.walls = {true, true, true, true, true, false};
@@ -47,10 +52,20 @@ TEST(Stirring, HandMovesTheFluidNearItAndNotFarAway) {
   water.min = {0.0f, 0.0f, 0.0f};
   water.max = {0.3f, 0.06f, 0.1f};
   scene.blocks = {water};
+  return scene;
+}
+
+Stirring hand_near_the_back_wall() {
   Stirring hand;
   hand.center = {0.05f, 0.03f, 0.05f};
   hand.radius = 0.04f;
   hand.velocity = {0.5f, 0.0f, 0.0f};
+  return hand;
+}
+
+TEST(Stirring, HandMovesTheFluidNearItAndNotFarAway) {
+  const Scene scene = pool("wcsph");
+  const Stirring hand = hand_near_the_back_wall();
   // Mean x velocity near the hand and at the far end of the pool after 60 steps, with and without it:
   // the pool is not settled at the start, so the run without the hand is the baseline.
   auto mean_vx = [&](bool stirred) {
@@ -80,6 +95,36 @@ TEST(Stirring, HandMovesTheFluidNearItAndNotFarAway) {
   EXPECT_GT(near_stirred - near_still, 0.02) << "the fluid near the hand follows it";
   EXPECT_GT(near_stirred - near_still, 3.0 * std::abs(far_stirred - far_still))
       << "and far from it much less";
+}
+
+TEST(Stirring, PullsDfsphAndPbfFluidTowardsTheHand) {
+  for (const char* solver : {"dfsph", "pbf"}) {
+    SCOPED_TRACE(solver);
+    const Scene scene = pool(solver);
+    const Stirring hand = hand_near_the_back_wall();
+    auto mean_vx_near_hand = [&](bool stirred) {
+      auto simulation = make_simulation(scene, Device::cpu);
+      if (stirred) {
+        EXPECT_TRUE(simulation->set_stirring(hand));
+      }
+      for (int s = 0; s < 40; ++s) simulation->step();
+      EXPECT_EQ(simulation->status().instability, Instability::none) << simulation->status().diagnosis();
+      ParticleFrame frame;
+      simulation->download(frame);
+      double sum = 0;
+      int count = 0;
+      for (std::size_t i = 0; i < frame.size(); ++i)
+        if (std::sqrt(length_squared(xyz(frame.position[i]) - hand.center)) < 0.5f * hand.radius)
+          sum += frame.velocity[i].x, ++count;
+      EXPECT_GT(count, 5);
+      return sum / std::max(count, 1);
+    };
+    const double stirred = mean_vx_near_hand(true), still = mean_vx_near_hand(false);
+    std::printf("%s: mean x velocity near the hand %.4f m/s with it, %.4f without (hand: %.2f m/s)\n", solver,
+                stirred, still, hand.velocity.x);
+    EXPECT_GT(stirred - still, 0.05) << "the fluid near the hand follows it";
+    EXPECT_LT(stirred, 1.05 * hand.velocity.x) << "and does not overtake it";
+  }
 }
 
 }  // namespace

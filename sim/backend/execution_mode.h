@@ -42,12 +42,15 @@ inline bool mode_needs_gpu(ExecutionMode mode) {
   return mode != ExecutionMode::cpu;
 }
 
-// Why a run of `solver` cannot be switched live into `mode` (the viewer's Lessons panel); empty when it
-// can, the hardware aside. Every solver's state continues from a download (grains with their spin and
-// contact history), so all switch between cpu and gpu; the hybrid modes exist for wcsph only.
+// Why `solver` cannot run in `mode` (`--mode`, and the viewer's live switch); empty when it can, the
+// hardware aside. Every solver runs in cpu and gpu, and switches between them live from a download (grains
+// with their spin and contact history). The hybrid mode exists for wcsph and for grains (the same cell
+// index, built on the CPU); hybrid-overlap, with its skin index, for wcsph only.
 inline std::string why_no_live_switch(const std::string& solver, ExecutionMode mode) {
   if (solver == "wcsph" || mode == ExecutionMode::cpu || mode == ExecutionMode::gpu) return "";
-  return "the hybrid modes run the wcsph solver only";
+  if (mode == ExecutionMode::hybrid)
+    return solver == "dem" ? "" : "the hybrid mode runs the wcsph and dem solvers only, not " + solver;
+  return "hybrid-overlap runs the wcsph solver only, not " + solver;
 }
 
 }  // namespace surge

@@ -46,9 +46,10 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mo
                                             const SimulationOptions& options) {
   if (mode == ExecutionMode::cpu || mode == ExecutionMode::gpu)
     return make_simulation(scene, mode == ExecutionMode::gpu ? Device::gpu : Device::cpu, options);
-  if (scene.solver != "wcsph")
-    throw std::invalid_argument(std::string("mode ") + mode_name(mode) + " runs the wcsph solver only; '" +
-                                scene.solver + "' runs in the cpu and gpu modes");
+  if (const std::string why = why_no_live_switch(scene.solver, mode); !why.empty())
+    throw std::invalid_argument(std::string("mode ") + mode_name(mode) + ": " + why);
+  if (scene.solver == "dem")
+    return make_dem_hybrid_simulation(build_dem_setup(scene, options.particles_override));
   return make_wcsph_simulation(build_setup(scene, options.particles_override), mode, options);
 }
 
@@ -114,6 +115,7 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sce
     if (setup.params.rotation) grains->download_angular_velocity(setup.angular_velocity);
     if (setup.params.friction_model == FrictionModel::mindlin)
       grains->download_contact_history(setup.history);
+    if (mode == ExecutionMode::hybrid) return make_dem_hybrid_simulation(setup);
     return gpu ? make_dem_cuda_simulation(setup, options.index_build) : make_dem_cpu_simulation(setup);
   }
   if (scene.solver == "nbody") {

@@ -29,8 +29,8 @@ struct SimulationOptions {
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
                                             const SimulationOptions& options = {});
 
-// The same for one of the classroom's execution modes (sim/backend/execution_mode.h). The hybrid modes
-// exist for the wcsph solver only; another solver with a hybrid mode is std::invalid_argument.
+// The same for one of the classroom's execution modes (sim/backend/execution_mode.h). hybrid exists for
+// wcsph and dem, hybrid-overlap for wcsph (why_no_live_switch); another pairing is std::invalid_argument.
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mode,
                                             const SimulationOptions& options = {});
 

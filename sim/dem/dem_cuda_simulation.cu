@@ -26,8 +26,10 @@
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"
+#include "sim/core/pinned_buffer.h"
 #include "sim/dem/dem_physics.h"
 #include "sim/dem/dem_simulation.h"
+#include "sim/index/cell_index_cpu.h"
 #include "sim/index/cell_index_gpu.h"
 
 namespace surge {
@@ -174,8 +176,14 @@ __global__ void write_grain_render_attributes(std::uint32_t n, const Vec4f* __re
 
 class DemCudaSimulation final : public DemSimulation {
  public:
-  DemCudaSimulation(const DemSetup& setup, const GpuInfo& gpu, IndexBuild index_build)
-      : params_(setup.params), grid_(setup.grid), gpu_(gpu), index_build_(index_build) {
+  // index_on_cpu: the classroom's hybrid mode (sim/backend/execution_mode.h): the cell index is built on the
+  // CPU every step, positions down and the sorted order and cell starts up.
+  DemCudaSimulation(const DemSetup& setup, const GpuInfo& gpu, IndexBuild index_build, bool index_on_cpu)
+      : params_(setup.params),
+        grid_(setup.grid),
+        gpu_(gpu),
+        index_build_(index_build),
+        index_on_cpu_(index_on_cpu) {
     n_ = std::uint32_t(setup.grains.size());
     SURGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     copy_to_device(position_, setup.grains.position, ledger_, "initial grains");
@@ -238,12 +246,22 @@ class DemCudaSimulation final : public DemSimulation {
     if (n_ == 0) return;
     if (events_.full()) events_.collect(times_);
     events_.mark(0, stream_);
-    index_.build(grid_, position_.data(), n_, index_build_, stream_);
+    const std::uint32_t* sorted_order = nullptr;
+    const std::uint32_t* cell_start = nullptr;
+    if (index_on_cpu_) {
+      build_index_on_cpu();
+      sorted_order = cpu_sorted_order_.data();
+      cell_start = cpu_cell_start_.data();
+    } else {
+      index_.build(grid_, position_.data(), n_, index_build_, stream_);
+      sorted_order = index_.d_sorted_order();
+      cell_start = index_.d_cell_start();
+    }
     const bool rotation = params_.rotation;
     gather_grains<<<blocks_for(n_), kBlock, 0, stream_>>>(
-        index_.d_sorted_order(), n_, position_.data(), velocity_.data(),
-        rotation ? angular_velocity_.data() : nullptr, id_.data(), sorted_position_.data(),
-        sorted_velocity_.data(), rotation ? sorted_angular_velocity_.data() : nullptr, sorted_id_.data());
+        sorted_order, n_, position_.data(), velocity_.data(), rotation ? angular_velocity_.data() : nullptr,
+        id_.data(), sorted_position_.data(), sorted_velocity_.data(),
+        rotation ? sorted_angular_velocity_.data() : nullptr, sorted_id_.data());
     SURGE_CUDA_CHECK_LAUNCH("gather_grains");
     position_.swap(sorted_position_);
     velocity_.swap(sorted_velocity_);
@@ -252,7 +270,7 @@ class DemCudaSimulation final : public DemSimulation {
     events_.mark(1, stream_);
 
     DemGrainsView grains;
-    grains.index = CellIndexView{position_.data(), index_.d_cell_start()};
+    grains.index = CellIndexView{position_.data(), cell_start};
     grains.velocity = velocity_.data();
     grains.angular_velocity = rotation ? angular_velocity_.data() : nullptr;
     grains.id = id_.data();
@@ -339,7 +357,12 @@ class DemCudaSimulation final : public DemSimulation {
 
   StageTimes stage_times() override {
     events_.collect(times_);
-    return times_;
+    // The hybrid mode's copies lie inside the events' index stage (the GPU waits for them): move them to
+    // their own stage, as the fluid's hybrid mode shows them.
+    StageTimes shown = times_;
+    shown.ms[int(Stage::index)] -= transfer_ms_;
+    shown.ms[int(Stage::transfer)] += transfer_ms_;
+    return shown;
   }
 
   std::vector<NamedValue> step_figures() override {
@@ -381,13 +404,59 @@ class DemCudaSimulation final : public DemSimulation {
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     events_.discard();
     times_ = StageTimes{};
+    transfer_ms_ = 0.0;
   }
 
  private:
+  // The hybrid mode's index: the positions down (pinned), the CPU's stable counting sort by cell
+  // (sim/index/cell_index_cpu.h: the same order the GPU's stable sorts give), the sorted order and the
+  // cell starts up. Every copy waits: the GPU has nothing to do until the index is back.
+  void build_index_on_cpu() {
+    using Clock = std::chrono::steady_clock;
+    const auto ms_since = [](Clock::time_point start) {
+      return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    };
+    pinned_positions_.resize(n_);
+    auto start = Clock::now();
+    SURGE_CUDA_CHECK(cudaMemcpyAsync(pinned_positions_.data(), position_.data(), pinned_positions_.bytes(),
+                                     cudaMemcpyDeviceToHost, stream_));
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    double ms = ms_since(start);
+    ledger_.record(CopyDirection::device_to_host, pinned_positions_.bytes(), ms,
+                   "hybrid: positions to the CPU index");
+    transfer_ms_ += ms;
+
+    cpu_index_.build(grid_, pinned_positions_.view());
+    const std::vector<std::uint32_t>& order = cpu_index_.sorted_order();
+    const std::vector<std::uint32_t>& starts = cpu_index_.cell_start();
+    pinned_index_.resize(order.size() + starts.size());
+    std::copy(order.begin(), order.end(), pinned_index_.data());
+    std::copy(starts.begin(), starts.end(), pinned_index_.data() + order.size());
+    cpu_sorted_order_.resize(order.size());
+    cpu_cell_start_.resize(starts.size());
+    start = Clock::now();
+    SURGE_CUDA_CHECK(cudaMemcpyAsync(cpu_sorted_order_.data(), pinned_index_.data(),
+                                     cpu_sorted_order_.bytes(), cudaMemcpyHostToDevice, stream_));
+    SURGE_CUDA_CHECK(cudaMemcpyAsync(cpu_cell_start_.data(), pinned_index_.data() + order.size(),
+                                     cpu_cell_start_.bytes(), cudaMemcpyHostToDevice, stream_));
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    ms = ms_since(start);
+    ledger_.record(CopyDirection::host_to_device, cpu_sorted_order_.bytes() + cpu_cell_start_.bytes(), ms,
+                   "hybrid: cell index from the CPU");
+    transfer_ms_ += ms;
+  }
+
   DemParameters params_;
   GridGeometry grid_;
   GpuInfo gpu_;
   IndexBuild index_build_;
+  bool index_on_cpu_ = false;
+  // The hybrid mode's index (index_on_cpu_ only).
+  CpuCellIndex cpu_index_;
+  PinnedBuffer<Vec4f> pinned_positions_;
+  PinnedBuffer<std::uint32_t> pinned_index_;
+  DeviceBuffer<std::uint32_t> cpu_sorted_order_, cpu_cell_start_;
+  double transfer_ms_ = 0.0;  // host-timed copies of the hybrid mode since reset_timers()
   std::uint32_t n_ = 0;
   cudaStream_t stream_ = nullptr;
   GpuCellIndex index_;
@@ -422,7 +491,8 @@ static std::size_t device_bytes_per_grain(const DemParameters& params) {
   return bytes;
 }
 
-std::unique_ptr<DemSimulation> make_dem_cuda_simulation(const DemSetup& setup, IndexBuild index_build) {
+static std::unique_ptr<DemSimulation> make_dem_gpu_simulation(const DemSetup& setup, IndexBuild index_build,
+                                                              bool index_on_cpu) {
   std::string why_not;
   const auto gpu = query_gpu(&why_not);
   if (!gpu) throw std::runtime_error("no CUDA GPU: " + why_not);
@@ -440,7 +510,15 @@ std::unique_ptr<DemSimulation> make_dem_cuda_simulation(const DemSetup& setup, I
                   double(gpu->free_memory) / double(1ull << 30), fit);
     throw CapacityError(text, setup.grains.size(), fit);
   }
-  return std::make_unique<DemCudaSimulation>(setup, *gpu, index_build);
+  return std::make_unique<DemCudaSimulation>(setup, *gpu, index_build, index_on_cpu);
+}
+
+std::unique_ptr<DemSimulation> make_dem_cuda_simulation(const DemSetup& setup, IndexBuild index_build) {
+  return make_dem_gpu_simulation(setup, index_build, false);
+}
+
+std::unique_ptr<DemSimulation> make_dem_hybrid_simulation(const DemSetup& setup) {
+  return make_dem_gpu_simulation(setup, IndexBuild::radix_sort, true);
 }
 
 }  // namespace surge

@@ -13,4 +13,8 @@ std::unique_ptr<DemSimulation> make_dem_cuda_simulation(const DemSetup&, IndexBu
   throw std::runtime_error("this build of Surge has no CUDA backend (configured without nvcc)");
 }
 
+std::unique_ptr<DemSimulation> make_dem_hybrid_simulation(const DemSetup&) {
+  throw std::runtime_error("this build of Surge has no CUDA backend (configured without nvcc)");
+}
+
 }  // namespace surge

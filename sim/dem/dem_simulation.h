@@ -40,5 +40,9 @@ std::unique_ptr<DemSimulation> make_dem_cpu_simulation(const DemSetup& setup, De
 // when the grains do not fit in device memory.
 std::unique_ptr<DemSimulation> make_dem_cuda_simulation(const DemSetup& setup,
                                                         IndexBuild index_build = IndexBuild::radix_sort);
+// The classroom's hybrid mode for grains: the cell index built on the CPU every step (positions down, sorted
+// order and cell starts up, all on the step's critical path), contacts and integration on the GPU. Throws
+// as make_dem_cuda_simulation.
+std::unique_ptr<DemSimulation> make_dem_hybrid_simulation(const DemSetup& setup);
 
 }  // namespace surge

@@ -696,6 +696,13 @@ TEST_F(Cli, ModeOptionsRejectBadInput) {
       << "one or the other";
   EXPECT_EQ(surge({"run", "tiny.toml", "--mode", "tpu"}).exit_code, 2);
   EXPECT_EQ(surge({"bench", "tiny.toml", "--modes", "cpu,warp"}).exit_code, 2);
+  // A mode the scene's solver does not have: refused before anything runs, with the reason.
+  const Result overlap = surge({"bench", SURGE_SOURCE_DIR "/scenes/granular_column.toml", "--modes",
+                                "cpu,hybrid-overlap", "--particles", "500", "--steps", "1"});
+  EXPECT_EQ(overlap.exit_code, 2);
+  EXPECT_TRUE(contains(overlap.err, "--modes hybrid-overlap: hybrid-overlap runs the wcsph solver only"))
+      << overlap.err;
+  EXPECT_EQ(overlap.out.find("mode cpu"), std::string::npos) << "nothing ran:\n" << overlap.out;
   EXPECT_EQ(surge({"bench", "tiny.toml", "--force-pass", "twice"}).exit_code, 2);
   EXPECT_EQ(surge({"bench", "tiny.toml", "--skin", "0"}).exit_code, 2);
   const Result gif = surge({"bench", "tiny.toml", "--modes", "cpu", "--plot", "bench.gif"});

@@ -59,9 +59,12 @@ TEST(ModeComparison, ModesThatNeedAGpuOrAnotherSolverAreRefusedWithTheReason) {
   for (const char* solver : {"dfsph", "pbf", "dem", "nbody"}) {
     EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, solver, ""), "");
     EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, solver, ""), "");
-    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "");
     EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, solver, ""), "");
   }
+  // Grains have the hybrid mode too (the same cell index, built on the CPU).
+  EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, "dem", ""), "");
+  for (const char* solver : {"dfsph", "pbf", "nbody"})
+    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "") << solver;
   EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, "wcsph", no_gpu), "");
   for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap, ExecutionMode::gpu}) {
     const std::string why = why_mode_unavailable(mode, "wcsph", no_gpu);

@@ -296,6 +296,50 @@ TEST(GpuDem, SteppingCopiesNothingOverTheBus) {
   EXPECT_GT(gpu->ledger().total_bytes(), 0u) << "the status readback is recorded";
 }
 
+// The classroom's hybrid mode for grains: the index from the CPU's stable counting sort orders the grains
+// as the GPU's stable sort does, so the run is the gpu mode's to rounding; each step moves the positions
+// down (16 B a grain) and the sorted order (4 B a grain) and the cell starts (4 B a cell) up, and the time
+// of those copies shows as the transfer stage.
+TEST(GpuDem, HybridModeBuildsTheIndexOnTheCpuWithTheSamePhysics) {
+  const DemSetup setup = build_dem_setup(load_scene(SURGE_SOURCE_DIR "/scenes/hourglass.toml"));
+  auto gpu = make_dem_cuda_simulation(setup);
+  auto hybrid = make_dem_hybrid_simulation(setup);
+  hybrid->status();
+  hybrid->ledger().clear();
+  hybrid->reset_timers();
+  constexpr int kSteps = 50;
+  for (int s = 0; s < kSteps; ++s) {
+    gpu->step();
+    hybrid->step();
+  }
+  const std::size_t n = setup.grains.size(), cells = std::size_t(setup.grid.cell_count()) + 1;
+  const std::size_t per_step = n * sizeof(Vec4f) + n * sizeof(std::uint32_t) + cells * sizeof(std::uint32_t);
+  EXPECT_EQ(hybrid->ledger().total_bytes(), kSteps * per_step);
+  const StageTimes times = hybrid->stage_times();
+  std::printf(
+      "dem hybrid, %zu grains, %zu cells: %zu bytes a step; ms a step: index %.3f, transfer %.3f, "
+      "forces %.3f, integration %.3f\n",
+      n, cells, per_step, times.ms[int(Stage::index)] / kSteps, times.ms[int(Stage::transfer)] / kSteps,
+      times.ms[int(Stage::forces)] / kSteps, times.ms[int(Stage::integration)] / kSteps);
+  EXPECT_EQ(times.steps, kSteps);
+  EXPECT_GT(times.ms[int(Stage::transfer)], 0.0);
+  EXPECT_GT(times.ms[int(Stage::index)], 0.0);
+  EXPECT_EQ(hybrid->status().step, kSteps);
+  ParticleFrame a, b;
+  gpu->download(a);
+  hybrid->download(b);
+  std::vector<Vec4f> pa(n), pb(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    pa[a.id[k]] = a.position[k];
+    pb[b.id[k]] = b.position[k];
+  }
+  double largest = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    largest = std::max(largest, double(std::sqrt(length_squared(xyz(pa[i]) - xyz(pb[i])))));
+  std::printf("dem hybrid against gpu after %d steps: largest difference %.3e m\n", kSteps, largest);
+  EXPECT_LT(largest, 1e-4 * setup.params.max_radius);
+}
+
 TEST(GpuDem, StageTimesCoverTheStep) {
   auto gpu =
       make_dem_cuda_simulation(build_dem_setup(load_scene(SURGE_SOURCE_DIR "/scenes/particles_box.toml")));

@@ -114,7 +114,7 @@ TEST(ExecutionMode, IncompressibleSolversSwitchThroughTheScene) {
   }
 }
 
-TEST(ExecutionMode, HybridModesAreRefusedForEverySolverButWcsph) {
+TEST(ExecutionMode, HybridModesAreRefusedWhereTheyDoNotExist) {
   Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
   scene.solver = "pbf";
   auto running = make_simulation(scene, ExecutionMode::cpu, {.particles_override = 500});
@@ -128,6 +128,7 @@ TEST(ExecutionMode, HybridModesAreRefusedForEverySolverButWcsph) {
     EXPECT_NE(why_no_live_switch(solver, ExecutionMode::hybrid_overlap), "") << solver;
     EXPECT_EQ(why_no_live_switch(solver, ExecutionMode::gpu), "") << solver;
   }
+  EXPECT_EQ(why_no_live_switch("dem", ExecutionMode::hybrid), "");
   EXPECT_EQ(running->status().step, 0) << "the refused switch left the run as it was";
 }
 

@@ -431,11 +431,14 @@ int run_viewer(const ViewOptions& options) {
       // ---- [Panels]
       if (show_panels) {
         ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
-        ImGui::SetNextWindowSize(ImVec2(400, 0), ImGuiCond_FirstUseEver);
+        ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
         ImGui::Begin("Surge");
         // Tab is the viewer's show/hide-panels key; as ImGui's tab stop it would move into the first field
         // and take every following key.
         ImGui::PushAllowKeyboardFocus(false);
+        // Fields leave 12 em for their labels: the live parameters are named as the scene file names them
+        // ("speed_of_sound_m_per_s"), which ImGui's default two-thirds width would cut.
+        ImGui::PushItemWidth(-12.0f * ImGui::GetFontSize());
         ImGui::TextUnformatted(session->backend().description.c_str());
         ImGui::Text("%zu fluid + %zu wall particles", simulation.fluid_count(), simulation.boundary_count());
         ImGui::Text("t = %.4f s, step %ld, dt = %.2e s", session->status().time_s, session->status().step,
@@ -544,6 +547,7 @@ int run_viewer(const ViewOptions& options) {
           if (ImGui::Button("Help (H)")) show_help = !show_help;
         }
         if (!last_message.empty()) ImGui::TextWrapped("%s", last_message.c_str());
+        ImGui::PopItemWidth();
         ImGui::PopAllowKeyboardFocus();
         ImGui::End();
       }

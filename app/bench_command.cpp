@@ -181,7 +181,7 @@ int run_bench(const BenchOptions& options) {
   // Without --modes: one backend, as --backend says. With them: every mode at every size.
   std::vector<ExecutionMode> modes = requested_modes(options.modes);
   for (ExecutionMode mode : modes) {
-    if (const std::string why = why_no_live_switch(scene.solver, mode); !why.empty())
+    if (const std::string why = why_solver_lacks_mode(scene.solver, mode); !why.empty())
       throw InputError(std::string("--modes ") + mode_name(mode) + ": " + why);
   }
   if (!modes.empty()) {

@@ -42,7 +42,7 @@ class LiveSession {
 
   // The Lessons panel's switch: the particles, time and step of the running simulation continued in `next`
   // (sim/backend/simulation_factory.h, switch_execution_mode), fed to the same GL buffers. Returns the line
-  // the viewer prints: "mode cpu -> gpu at step S, t = T s". What cannot switch (why_no_live_switch) is
+  // the viewer prints: "mode cpu -> gpu at step S, t = T s". What cannot switch (why_solver_lacks_mode) is
   // std::invalid_argument, and the session is unchanged.
   std::string switch_mode(ExecutionMode next, render::ParticleRenderer& renderer, std::ostream& messages);
 

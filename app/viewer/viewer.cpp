@@ -252,7 +252,7 @@ int run_viewer(const ViewOptions& options) {
       recording.reset();
       // A restart keeps the mode, except a hybrid one for a solver that has none (then the gpu mode).
       ExecutionMode mode = session->mode();
-      if (!why_no_live_switch(next.solver, mode).empty()) mode = ExecutionMode::gpu;
+      if (!why_solver_lacks_mode(next.solver, mode).empty()) mode = ExecutionMode::gpu;
       session.reset();  // the old simulation's GPU memory goes before the new one is allocated
       session = std::make_unique<LiveSession>(next, options.backend, mode, particles, renderer,
                                               settings.show_boundary, std::cout);

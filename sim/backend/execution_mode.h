@@ -46,7 +46,7 @@ inline bool mode_needs_gpu(ExecutionMode mode) {
 // hardware aside. Every solver runs in cpu and gpu, and switches between them live from a download (grains
 // with their spin and contact history). The hybrid mode exists for wcsph and for grains (the same cell
 // index, built on the CPU); hybrid-overlap, with its skin index, for wcsph only.
-inline std::string why_no_live_switch(const std::string& solver, ExecutionMode mode) {
+inline std::string why_solver_lacks_mode(const std::string& solver, ExecutionMode mode) {
   if (solver == "wcsph" || mode == ExecutionMode::cpu || mode == ExecutionMode::gpu) return "";
   if (mode == ExecutionMode::hybrid)
     return solver == "dem" ? "" : "the hybrid mode runs the wcsph and dem solvers only, not " + solver;

@@ -46,7 +46,7 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mo
                                             const SimulationOptions& options) {
   if (mode == ExecutionMode::cpu || mode == ExecutionMode::gpu)
     return make_simulation(scene, mode == ExecutionMode::gpu ? Device::gpu : Device::cpu, options);
-  if (const std::string why = why_no_live_switch(scene.solver, mode); !why.empty())
+  if (const std::string why = why_solver_lacks_mode(scene.solver, mode); !why.empty())
     throw std::invalid_argument(std::string("mode ") + mode_name(mode) + ": " + why);
   if (scene.solver == "dem")
     return make_dem_hybrid_simulation(build_dem_setup(scene, options.particles_override));
@@ -102,7 +102,7 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sph
 
 std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Scene& scene, ExecutionMode mode,
                                                   const SimulationOptions& options) {
-  if (const std::string why = why_no_live_switch(scene.solver, mode); !why.empty())
+  if (const std::string why = why_solver_lacks_mode(scene.solver, mode); !why.empty())
     throw std::invalid_argument(std::string("cannot switch to mode ") + mode_name(mode) + ": " + why);
   const bool gpu = mode == ExecutionMode::gpu;
   if (scene.solver == "dem") {

@@ -30,7 +30,7 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
                                             const SimulationOptions& options = {});
 
 // The same for one of the classroom's execution modes (sim/backend/execution_mode.h). hybrid exists for
-// wcsph and dem, hybrid-overlap for wcsph (why_no_live_switch); another pairing is std::invalid_argument.
+// wcsph and dem, hybrid-overlap for wcsph (why_solver_lacks_mode); another pairing is std::invalid_argument.
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mode,
                                             const SimulationOptions& options = {});
 

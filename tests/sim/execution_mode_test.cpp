@@ -125,10 +125,10 @@ TEST(ExecutionMode, HybridModesAreRefusedWhereTheyDoNotExist) {
     EXPECT_NE(std::string(e.what()).find("wcsph"), std::string::npos) << e.what();
   }
   for (const char* solver : {"dfsph", "pbf", "dem", "nbody"}) {
-    EXPECT_NE(why_no_live_switch(solver, ExecutionMode::hybrid_overlap), "") << solver;
-    EXPECT_EQ(why_no_live_switch(solver, ExecutionMode::gpu), "") << solver;
+    EXPECT_NE(why_solver_lacks_mode(solver, ExecutionMode::hybrid_overlap), "") << solver;
+    EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::gpu), "") << solver;
   }
-  EXPECT_EQ(why_no_live_switch("dem", ExecutionMode::hybrid), "");
+  EXPECT_EQ(why_solver_lacks_mode("dem", ExecutionMode::hybrid), "");
   EXPECT_EQ(running->status().step, 0) << "the refused switch left the run as it was";
 }
 

@@ -56,6 +56,32 @@ class CpuExecutor {
     return largest;
   }
 
+  // Device-resident results, for solvers that decide on the device and never wait for it (WCSPH's time
+  // step, DEM's and n-body's status). On the CPU "the device" is host memory: these are plain loops.
+  // *destination = the largest of 0 and f(i) over i < n; nothing is returned to the caller.
+  template <typename T, typename F>
+  void max_into(T* destination, std::uint32_t n, const F& f) {
+    T largest = T(0);
+#pragma omp parallel for schedule(static) reduction(max : largest)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) largest = std::max(largest, T(f(std::uint32_t(i))));
+    *destination = largest;
+  }
+  template <typename F>
+  void sum_into(double* destination, std::uint32_t n, const F& f) {
+    *destination = sum(n, f);
+  }
+  // f() once, where the particles live: a decision from device-resident values (the CUDA twin is a
+  // one-thread kernel).
+  template <typename F>
+  void single(const F& f) {
+    f();
+  }
+  // The first value of `buffer`, for the host (on the GPU a small readback the ledger records as `reason`).
+  template <typename T>
+  T read_back(const Buffer<T>& buffer, const char*) {
+    return buffer.front();
+  }
+
   // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter).
   void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
     index_.build(grid, std::span<const Vec4f>(positions.data(), n));

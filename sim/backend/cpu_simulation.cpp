@@ -7,7 +7,7 @@
 #include <string>
 
 #include "sim/backend/simulation.h"
-#include "sim/backend/stage_clock.h"
+#include "sim/core/stage_times.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/sph/wcsph_physics.h"
 

@@ -10,6 +10,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstring>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/functional>
 #include <string>
@@ -19,6 +20,9 @@
 #include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation.h"
 #include "sim/core/cuda_check.h"
+#include "sim/core/cuda_launch.cuh"
+#include "sim/core/cuda_stream.h"
+#include "sim/core/pinned_buffer.h"
 #include "sim/core/device_buffer.h"
 #include "sim/index/cell_index_gpu.h"
 #include "sim/index/neighbor_loop.h"
@@ -27,12 +31,15 @@ namespace surge {
 
 namespace cuda_executor_detail {
 
-constexpr int kBlock = 256;
-
 template <typename F>
 __global__ void __launch_bounds__(kBlock) for_each_kernel(F f, std::uint32_t n) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) f(i);
+}
+
+template <typename F>
+__global__ void single_kernel(F f) {
+  f();
 }
 
 template <typename T>
@@ -58,18 +65,16 @@ class CudaExecutor {
 
   CudaExecutor(TransferLedger& ledger, const GpuInfo& gpu, IndexBuild index_build = IndexBuild::radix_sort)
       : ledger_(ledger), gpu_(gpu), index_build_(index_build) {
-    SURGE_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
-    SURGE_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&host_result_), sizeof(double)));
+    host_result_.resize(1);
+    read_back_.resize(kReadBackBytes);
     result_.resize(1);
   }
   ~CudaExecutor() {
-    cudaStreamSynchronize(stream_);
+    stream_.synchronize();
     for (const Mark& mark : marks_) {
       cudaEventDestroy(mark.start);
       cudaEventDestroy(mark.stop);
     }
-    cudaFreeHost(host_result_);
-    cudaStreamDestroy(stream_);
   }
   CudaExecutor(const CudaExecutor&) = delete;
   CudaExecutor& operator=(const CudaExecutor&) = delete;
@@ -79,7 +84,7 @@ class CudaExecutor {
            std::to_string(gpu_.compute_minor) + ")";
   }
   cudaStream_t stream() const { return stream_; }
-  void synchronize() { SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+  void synchronize() { stream_.synchronize(); }
 
   // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
   // the steps, copied to pinned memory on a copy stream while the next steps run.
@@ -93,7 +98,7 @@ class CudaExecutor {
   void for_each(std::uint32_t n, const F& f) {
     using namespace cuda_executor_detail;
     if (n == 0) return;
-    for_each_kernel<<<(n + kBlock - 1) / kBlock, kBlock, 0, stream_>>>(f, n);
+    for_each_kernel<<<blocks_for(n), kBlock, 0, stream_>>>(f, n);
     SURGE_CUDA_CHECK_LAUNCH("for_each_kernel");
   }
 
@@ -104,6 +109,40 @@ class CudaExecutor {
   template <typename F>
   float max(std::uint32_t n, const F& f) {
     return float(reduce<float>(n, f, cuda::maximum<>{}, 0.0f, "solver reduction (max)"));
+  }
+
+  // Device-resident results (CpuExecutor has the same calls): the solver decides on the device and the
+  // host never waits. *destination (device memory) = max of f(i) over i < n, through CUB on the stream.
+  template <typename T, typename F>
+  void max_into(T* destination, std::uint32_t n, const F& f) {
+    reduce_into<T>(destination, n, f, cuda::maximum<>{}, T(0));
+  }
+  template <typename F>
+  void sum_into(double* destination, std::uint32_t n, const F& f) {
+    reduce_into<double>(destination, n, f, cuda::std::plus<>{}, 0.0);
+  }
+  // f() once on the device, in stream order: a one-thread kernel for a decision from device-resident values.
+  template <typename F>
+  void single(const F& f) {
+    using namespace cuda_executor_detail;
+    single_kernel<<<1, 1, 0, stream_>>>(f);
+    SURGE_CUDA_CHECK_LAUNCH("single_kernel");
+  }
+  // The first value of `buffer`, copied to pinned memory after the work queued so far: waits, and the
+  // ledger records the bytes as `reason`.
+  template <typename T>
+  T read_back(const Buffer<T>& buffer, const char* reason) {
+    static_assert(sizeof(T) <= kReadBackBytes, "read_back: the value is larger than the pinned staging");
+    const auto start = std::chrono::steady_clock::now();
+    SURGE_CUDA_CHECK(
+        cudaMemcpyAsync(read_back_.data(), buffer.data(), sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
+    ledger_.record(
+        CopyDirection::device_to_host, sizeof(T),
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), reason);
+    T value;
+    std::memcpy(&value, read_back_.data(), sizeof(T));
+    return value;
   }
 
   // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter).
@@ -129,7 +168,7 @@ class CudaExecutor {
     using namespace cuda_executor_detail;
     scratch.resize(values.size());
     if (sorted_count_ == 0) return;
-    gather_kernel<<<(sorted_count_ + kBlock - 1) / kBlock, kBlock, 0, stream_>>>(
+    gather_kernel<<<blocks_for(sorted_count_), kBlock, 0, stream_>>>(
         index_.d_sorted_order(), sorted_count_, values.data(), scratch.data());
     SURGE_CUDA_CHECK_LAUNCH("gather_kernel");
     values.swap(scratch);
@@ -205,33 +244,42 @@ class CudaExecutor {
   }
 
   template <typename T, typename F, typename Op>
-  double reduce(std::uint32_t n, const F& f, Op op, T init, const char* reason) {
+  void reduce_into(T* destination, std::uint32_t n, const F& f, Op op, T init) {
     using namespace cuda_executor_detail;
     const auto input =
         thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), AsValue<F, T>{f});
-    T* result = reinterpret_cast<T*>(result_.data());
     std::size_t bytes = 0;
-    SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, input, result, n, op, init, stream_));
+    SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(nullptr, bytes, input, destination, n, op, init, stream_));
     if (bytes > temp_.size()) temp_.resize(bytes);
-    SURGE_CUDA_CHECK(cub::DeviceReduce::Reduce(temp_.data(), bytes, input, result, n, op, init, stream_));
+    SURGE_CUDA_CHECK(
+        cub::DeviceReduce::Reduce(temp_.data(), bytes, input, destination, n, op, init, stream_));
+  }
+
+  template <typename T, typename F, typename Op>
+  double reduce(std::uint32_t n, const F& f, Op op, T init, const char* reason) {
+    T* result = reinterpret_cast<T*>(result_.data());
+    reduce_into<T>(result, n, f, op, init);
     const auto start = std::chrono::steady_clock::now();
-    SURGE_CUDA_CHECK(cudaMemcpyAsync(host_result_, result, sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    SURGE_CUDA_CHECK(cudaMemcpyAsync(host_result_.data(), result, sizeof(T), cudaMemcpyDeviceToHost, stream_));
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     ledger_.record(
         CopyDirection::device_to_host, sizeof(T),
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count(), reason);
-    return double(*reinterpret_cast<const T*>(host_result_));
+    return double(*reinterpret_cast<const T*>(host_result_.data()));
   }
 
   TransferLedger& ledger_;
   GpuInfo gpu_;
+  CudaStream stream_;  // declared before the buffers the queued work reads: destroyed after them
   IndexBuild index_build_;
-  cudaStream_t stream_ = nullptr;
   GpuCellIndex index_;
   std::uint32_t sorted_count_ = 0;
   DeviceBuffer<double> result_;
   DeviceBuffer<unsigned char> temp_;
-  double* host_result_ = nullptr;  // pinned
+  PinnedBuffer<double> host_result_;
+  // Pinned staging for read_back: a status struct of up to kReadBackBytes.
+  static constexpr std::size_t kReadBackBytes = 1024;
+  PinnedBuffer<unsigned char> read_back_;
   std::vector<Mark> marks_;
   std::size_t used_ = 0;
   StageTimes times_;

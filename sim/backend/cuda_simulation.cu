@@ -12,7 +12,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "sim/backend/frame_snapshots.cuh"
-#include "sim/backend/render_attributes.h"
+#include "sim/core/render_targets.h"
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/index/cell_index_gpu.h"
 #include "sim/sph/emitter.h"

@@ -3,6 +3,7 @@
 #include "sim/backend/cuda_executor.cuh"
 #include "sim/backend/gpu_capacity.h"
 #include "sim/backend/incompressible_simulation.h"
+#include "sim/backend/solver_simulation.h"
 #include "sim/sph/dfsph_solver.h"
 #include "sim/sph/pbf_solver.h"
 
@@ -19,14 +20,15 @@ constexpr std::size_t kPbfExtraBytes = 3 * sizeof(Vec4f) + 3 * sizeof(float) + s
 std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup& setup, const DfsphParameters& dfsph,
                                                        IndexBuild index_build) {
   const GpuInfo gpu = gpu_for(setup, kDfsphExtraBytes);
-  return std::make_unique<IncompressibleSimulation<CudaExecutor, DfsphSolver>>(setup, dfsph, gpu,
-                                                                               index_build);
+  return std::make_unique<SolverSimulation<CudaExecutor, DfsphSolver<CudaExecutor>>>(
+      std::forward_as_tuple(setup, dfsph), std::forward_as_tuple(gpu, index_build));
 }
 
 std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup& setup, const PbfParameters& pbf,
                                                      IndexBuild index_build) {
   const GpuInfo gpu = gpu_for(setup, kPbfExtraBytes);
-  return std::make_unique<IncompressibleSimulation<CudaExecutor, PbfSolver>>(setup, pbf, gpu, index_build);
+  return std::make_unique<SolverSimulation<CudaExecutor, PbfSolver<CudaExecutor>>>(
+      std::forward_as_tuple(setup, pbf), std::forward_as_tuple(gpu, index_build));
 }
 
 }  // namespace surge

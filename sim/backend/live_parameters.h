@@ -8,35 +8,13 @@
 // (docs/scenes.md); the names are those parameters() reports, units included.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
-#include "sim/core/vec.h"
+#include "sim/core/live_parameter.h"
 
 namespace surge {
-
-// A value for set_parameter: a number in the unit its name ends with, or a vector (gravity_m_per_s2).
-using ParameterValue = std::variant<double, Vec3f>;
-
-// One parameter a running simulation can change, with the values it takes.
-struct LiveParameter {
-  std::string_view name;  // as parameters() reports it: "gravity_m_per_s2", "iterations"
-  double min = 0, max = 0;
-  bool min_open = false;  // min itself refused
-  bool integer = false;   // a count (iterations)
-  bool vector = false;    // a Vec3f, each component in [min, max]
-  bool contains(float value) const;
-};
-
-// set_parameter's refusal: an unknown name, one that applies on restart only, a value of the wrong kind or
-// out of range. The message names the parameter and what it expected.
-class ParameterError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
-};
 
 struct SphParameters;
 struct DfsphParameters;

@@ -10,89 +10,19 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "sim/backend/live_parameters.h"
+#include "sim/core/named_value.h"
 #include "sim/core/particle_frame.h"
+#include "sim/core/render_targets.h"
+#include "sim/core/stage_times.h"
+#include "sim/core/step_status.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/index/index_build.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
-
-// The stages DESIGN.md names; each is timed where it runs. `transfer` is host<->device copying on the
-// step's critical path (zero in the cpu and gpu modes; the classroom's hybrid modes fill it).
-enum class Stage { index, density, forces, integration, other, transfer };
-inline constexpr int kStageCount = 6;
-inline constexpr std::array<const char*, kStageCount> kStageNames = {"index",       "density", "forces",
-                                                                     "integration", "other",   "transfer"};
-
-struct StageTimes {
-  std::array<double, kStageCount> ms{};  // accumulated milliseconds per stage
-  long steps = 0;                        // steps accumulated
-  double total_ms() const {
-    double t = 0;
-    for (double s : ms) t += s;
-    return t;
-  }
-};
-
-// Why a run is unstable: found on the device or the CPU, reported with the particle's creation id.
-enum class Instability : int { none = 0, nan_value = 1, left_domain = 2, dt_collapse = 3 };
-
-struct StepStatus {
-  long step = 0;        // steps completed
-  double time_s = 0;    // simulated time reached
-  float dt_s = 0;       // last time step
-  float max_speed = 0;  // [m/s] at the last step
-  // The scene's emitter has stopped: its next layer no longer fits in the particles allocated for it.
-  bool emitter_full = false;
-  Instability instability = Instability::none;
-  long bad_step = 0;               // step at which it was found
-  std::uint32_t bad_particle = 0;  // creation id of the particle
-  Vec3f bad_position{};
-  Vec3f bad_velocity{};
-  Vec3f bad_acceleration{};
-  // What to change in the scene, for solvers whose remedy is not the fluid solver's ([time] cfl, walls,
-  // speed of sound); empty for those.
-  std::string remedy;
-  // A sentence naming step, particle and quantity; empty when stable.
-  std::string diagnosis() const;
-};
-
-// The scene asks for more particles than the device memory holds.
-class CapacityError : public std::runtime_error {
- public:
-  CapacityError(const std::string& message, std::size_t requested_particles, std::size_t max_particles)
-      : std::runtime_error(message),
-        requested_particles_(requested_particles),
-        max_particles_(max_particles) {}
-  std::size_t requested_particles() const { return requested_particles_; }
-  std::size_t max_particles() const { return max_particles_; }  // fluid particles that would fit
-
- private:
-  std::size_t requested_particles_;
-  std::size_t max_particles_;
-};
-
-// A named number a solver reports: a parameter it runs with, or a figure of its last step
-// (iterations used, density error reached, total energy). The unit is in the name's last word when it has
-// one.
-struct NamedValue {
-  std::string name;  // "particle_mass_kg", "density_error_percent", "kernel"
-  std::variant<double, Vec3f, std::string> value;
-};
-
-// A per-particle quantity a viewer colours by, computed where the particles live.
-enum class ParticleScalar { none, speed, density, pressure };
-
-// Device memory a caller owns (e.g. an OpenGL buffer mapped by CUDA-GL interop), fluid_count() entries each.
-struct DeviceParticleTargets {
-  Vec4f* d_position = nullptr;  // xyz [m]; w unspecified
-  float* d_scalar = nullptr;    // the chosen quantity in SI units, or nullptr
-  ParticleScalar scalar = ParticleScalar::none;
-};
 
 class Simulation {
  public:

@@ -18,6 +18,7 @@
 #include <cuda/functional>
 #include <vector>
 
+#include "sim/core/cuda_launch.cuh"
 #include "sim/backend/gpu_capacity.h"
 #include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation.h"
@@ -28,11 +29,6 @@
 
 namespace surge {
 namespace {
-
-constexpr int kBlock = 256;
-unsigned blocks_for(std::size_t n) {
-  return unsigned((n + kBlock - 1) / kBlock);
-}
 
 // Step bookkeeping that lives on the device. Non-negative floats order like their bit patterns, so
 // maxima are reduced with integer atomicMax; the acceleration maximum carries the particle id in its

@@ -11,7 +11,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/backend/stage_clock.h"
+#include "sim/core/stage_times.h"
 #include "sim/dem/dem_physics.h"
 #include "sim/dem/dem_simulation.h"
 #include "sim/index/cell_index_cpu.h"

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "sim/backend/gpu_info.h"
-#include "sim/backend/render_attributes.h"
+#include "sim/core/render_targets.h"
 // gather_particles, StageEvents, kBlock and blocks_for: shared by the GPU backends.
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/core/cuda_check.h"

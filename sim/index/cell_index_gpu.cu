@@ -5,16 +5,12 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_scan.cuh>
 
+#include "sim/core/cuda_launch.cuh"
 #include "sim/index/cell_index_gpu.h"
 
 namespace surge {
 
 namespace {
-
-constexpr int kBlock = 256;
-unsigned blocks_for(std::uint32_t n) {
-  return (n + kBlock - 1) / kBlock;
-}
 
 // The cell key of particle i, or cell_count (past every cell) for a slot beyond the active count.
 __device__ __forceinline__ std::uint32_t key_or_past(const GridGeometry& grid, const Vec4f* positions,

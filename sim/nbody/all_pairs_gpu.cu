@@ -1,13 +1,10 @@
 #include "sim/core/cuda_check.h"
+#include "sim/core/cuda_launch.cuh"
 #include "sim/nbody/all_pairs_gpu.h"
 
 namespace surge {
 
 namespace {
-
-unsigned blocks_for(std::uint32_t n) {
-  return (n + kGravityTile - 1) / kGravityTile;
-}
 
 template <bool kMayCoincide>
 __global__ void __launch_bounds__(kGravityTile)
@@ -72,10 +69,10 @@ void launch_all_pairs_naive(const Body<float>* d_bodies, std::uint32_t n, float 
   const float eps2 = softening * softening;
   if (softening > 0.0f) {
     all_pairs_naive_kernel<false>
-        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   } else {
     all_pairs_naive_kernel<true>
-        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   }
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_naive_kernel");
 }
@@ -86,10 +83,10 @@ void launch_all_pairs_tiled(const Body<float>* d_bodies, std::uint32_t n, float 
   const float eps2 = softening * softening;
   if (softening > 0.0f) {
     all_pairs_tiled_kernel<false>
-        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   } else {
     all_pairs_tiled_kernel<true>
-        <<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   }
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_tiled_kernel");
 }
@@ -97,7 +94,7 @@ void launch_all_pairs_tiled(const Body<float>* d_bodies, std::uint32_t n, float 
 void launch_all_pairs_potential(const Body<float>* d_bodies, std::uint32_t n, float gravitational_constant,
                                 float softening, Vec4f* d_out, cudaStream_t stream) {
   if (n == 0) return;
-  all_pairs_potential_kernel<<<blocks_for(n), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
+  all_pairs_potential_kernel<<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
                                                                          softening * softening, d_out);
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_potential_kernel");
 }

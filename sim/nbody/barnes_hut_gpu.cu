@@ -4,6 +4,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 
+#include "sim/core/cuda_launch.cuh"
 #include "sim/core/cuda_check.h"
 #include "sim/nbody/barnes_hut_gpu.h"
 #include "sim/nbody/morton.h"
@@ -12,11 +13,6 @@
 namespace surge {
 
 namespace {
-
-constexpr int kBlock = 256;
-unsigned blocks_for(std::size_t n) {
-  return unsigned((n + kBlock - 1) / kBlock);
-}
 
 // A body as a (degenerate) box, and boxes merged: the reduction of step 1.
 struct BodyAsBox {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/backend/stage_clock.h"
+#include "sim/core/stage_times.h"
 #include "sim/nbody/barnes_hut_cpu.h"
 #include "sim/nbody/nbody_diagnostics.h"
 #include "sim/nbody/nbody_simulation.h"

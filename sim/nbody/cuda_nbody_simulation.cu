@@ -11,8 +11,9 @@
 #include <numeric>
 #include <optional>
 
+#include "sim/core/cuda_launch.cuh"
 #include "sim/backend/gpu_info.h"
-#include "sim/backend/render_attributes.h"
+#include "sim/core/render_targets.h"
 #include "sim/backend/stage_events.h"
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"
@@ -25,11 +26,6 @@
 namespace surge {
 
 namespace {
-
-constexpr int kBlock = 256;
-unsigned blocks_for(std::size_t n) {
-  return unsigned((n + kBlock - 1) / kBlock);
-}
 
 // Step bookkeeping that lives on the device, read back by status().
 struct NbodyDeviceState {

@@ -21,18 +21,19 @@
 #include <vector>
 
 #include "sim/sph/dfsph_physics.h"
-#include "sim/sph/fluid_state.h"
+#include "sim/sph/fluid_solver.h"
 
 namespace surge {
 
 template <typename Exec>
-class DfsphSolver {
+class DfsphSolver : public FluidSolver<Exec> {
  public:
+  using FluidSolver<Exec>::fluid_;
   template <typename T>
   using Buffer = typename Exec::template Buffer<T>;
 
   DfsphSolver(Exec& exec, const SphSetup& setup, const DfsphParameters& dfsph)
-      : fluid_(exec, setup), dfsph_(dfsph) {
+      : FluidSolver<Exec>(exec, setup), dfsph_(dfsph) {
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(factor_, n);
     exec.allocate(excess_, n);
@@ -42,11 +43,19 @@ class DfsphSolver {
     exec.allocate(acceleration_, n);
   }
 
-  FluidState<Exec>& fluid() { return fluid_; }
-  const FluidState<Exec>& fluid() const { return fluid_; }
   const DfsphParameters& settings() const { return dfsph_; }
   // Between steps: every pass copies dfsph_ (or the numbers it needs) when it launches.
   void set_settings(const DfsphParameters& dfsph) { dfsph_ = dfsph; }
+
+  // The StepSolver shape (sim/core/solver.h).
+  void step() {
+    this->with_scene_kernel([&](const auto& kernel) { step(kernel); });
+  }
+  std::vector<NamedValue> parameters() const { return incompressible_parameters(fluid_.params, dfsph_); }
+  std::vector<LiveParameter> live_parameters() const { return incompressible_live_parameters(dfsph_); }
+  bool set_parameter(std::string_view name, const ParameterValue& value) {
+    return set_incompressible_parameter(fluid_.params, dfsph_, name, value);
+  }
 
   struct Figures {
     int density_iterations = 0;
@@ -57,6 +66,12 @@ class DfsphSolver {
         density_error_history;  // the density solve's error before each iteration and at the end
   };
   const Figures& figures() const { return figures_; }
+  std::vector<NamedValue> named_figures() const {
+    return {{"density_iterations", double(figures_.density_iterations)},
+            {"density_error_percent", 100.0 * figures_.density_error},
+            {"divergence_iterations", double(figures_.divergence_iterations)},
+            {"divergence_error_percent", 100.0 * figures_.divergence_error}};
+  }
 
   template <typename Kernel>
   void step(const Kernel& kernel) {
@@ -268,7 +283,6 @@ class DfsphSolver {
   }
 
  private:
-  FluidState<Exec> fluid_;
   DfsphParameters dfsph_;
   Buffer<DfsphFactor> factor_;
   Buffer<float> excess_, q_, q_density_sum_, q_divergence_sum_;

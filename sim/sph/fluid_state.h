@@ -7,8 +7,8 @@
 #include <limits>
 #include <vector>
 
-#include "sim/backend/simulation.h"
 #include "sim/core/particle_frame.h"
+#include "sim/core/step_status.h"
 #include "sim/index/neighbor_loop.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_physics.h"

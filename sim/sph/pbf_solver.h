@@ -11,18 +11,19 @@
 #include <cstdint>
 
 #include "sim/sph/dfsph_physics.h"
-#include "sim/sph/fluid_state.h"
+#include "sim/sph/fluid_solver.h"
 #include "sim/sph/pbf_physics.h"
 
 namespace surge {
 
 template <typename Exec>
-class PbfSolver {
+class PbfSolver : public FluidSolver<Exec> {
  public:
+  using FluidSolver<Exec>::fluid_;
   template <typename T>
   using Buffer = typename Exec::template Buffer<T>;
 
-  PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf) : fluid_(exec, setup), pbf_(pbf) {
+  PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf) : FluidSolver<Exec>(exec, setup), pbf_(pbf) {
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(previous_position_, n);
     exec.allocate(next_position_, n);
@@ -37,18 +38,29 @@ class PbfSolver {
     pbf_.lambda_scale = 1.0f / bulk;
   }
 
-  FluidState<Exec>& fluid() { return fluid_; }
-  const FluidState<Exec>& fluid() const { return fluid_; }
   const PbfParameters& settings() const { return pbf_; }
   // Between steps: every pass copies pbf_ when it launches. The setup's bulk gradient sum (lambda_scale,
   // relaxation_absolute) stays as the caller keeps it (live_parameters.cpp).
   void set_settings(const PbfParameters& pbf) { pbf_ = pbf; }
+
+  // The StepSolver shape (sim/core/solver.h).
+  void step() {
+    this->with_scene_kernel([&](const auto& kernel) { step(kernel); });
+  }
+  std::vector<NamedValue> parameters() const { return incompressible_parameters(fluid_.params, pbf_); }
+  std::vector<LiveParameter> live_parameters() const { return incompressible_live_parameters(pbf_); }
+  bool set_parameter(std::string_view name, const ParameterValue& value) {
+    return set_incompressible_parameter(fluid_.params, pbf_, name, value);
+  }
 
   struct Figures {
     int iterations = 0;
     double density_error = 0;  // average max(rho/rho0 - 1, 0) after the iterations
   };
   const Figures& figures() const { return figures_; }
+  std::vector<NamedValue> named_figures() const {
+    return {{"iterations", double(figures_.iterations)}, {"density_error_percent", 100.0 * figures_.density_error}};
+  }
 
   template <typename Kernel>
   void step(const Kernel& kernel) {
@@ -218,7 +230,6 @@ class PbfSolver {
   }
 
  private:
-  FluidState<Exec> fluid_;
   PbfParameters pbf_;
   Buffer<Vec4f> previous_position_, next_position_, next_velocity_;
   Buffer<float> lambda_, lambda_sum_, constraint_;

@@ -1,7 +1,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/backend/simulation.h"
+#include "sim/core/step_status.h"
 
 namespace surge {
 

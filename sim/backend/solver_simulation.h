@@ -1,0 +1,156 @@
+// The one class that puts a solver behind surge::Simulation: SolverSimulation<Exec, Solver> owns the
+// executor (the backend: CPU, GPU, or the classroom's hybrid) and a solver of the StepSolver shape
+// (sim/core/solver.h) that runs on it. Status, downloads, the overlapped export, stage timers, parameters,
+// figures and the renderer's feed are written here once, for every solver on every backend.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "sim/backend/simulation.h"
+#include "sim/core/solver.h"
+
+namespace surge {
+
+template <typename Exec, StepSolver Solver, typename Interface = Simulation>
+class SolverSimulation : public Interface {
+ public:
+  // The executor is made from `executor_arguments` (and the ledger), the solver from the executor and
+  // `solver_arguments` (its setup and settings).
+  template <typename... SolverArguments, typename... ExecutorArguments>
+  SolverSimulation(std::tuple<SolverArguments...> solver_arguments,
+                   std::tuple<ExecutorArguments...> executor_arguments)
+      : exec_(std::make_from_tuple<Exec>(
+            std::tuple_cat(std::forward_as_tuple(this->ledger_), std::move(executor_arguments)))),
+        solver_(std::make_from_tuple<Solver>(
+            std::tuple_cat(std::forward_as_tuple(exec_), std::move(solver_arguments)))) {}
+
+  std::string backend_name() const override { return exec_.name(); }
+  std::size_t fluid_count() const override { return solver_.particle_count(); }
+  std::size_t capacity() const override { return solver_.capacity(); }
+  std::size_t boundary_count() const override { return solver_.static_particle_count(); }
+
+  void step() override {
+    if constexpr (kTallyEachStep) {
+      // Figures are tallied per completed step; a solver that stopped (unstable) completes none.
+      const long before = solver_.status().step;
+      solver_.step();
+      if (solver_.status().step > before) tally_.add(solver_.named_figures());
+    } else {
+      solver_.step();
+    }
+  }
+  StepStatus status() override { return solver_.status(); }
+  void download(ParticleFrame& frame) override { solver_.download(frame); }
+  // On a device executor the overlapped export's snapshot stays off the stepping thread's path
+  // (sim/backend/frame_snapshots.cuh); on the CPU, Simulation's synchronous default.
+  void begin_download(std::size_t slot) override {
+    if constexpr (Exec::kSnapshotsOnDevice) {
+      solver_.begin_snapshot(slot);
+    } else {
+      Simulation::begin_download(slot);
+    }
+  }
+  void finish_download(std::size_t slot, ParticleFrame& frame) override {
+    if constexpr (Exec::kSnapshotsOnDevice) {
+      exec_.finish_snapshot(slot, frame);
+    } else {
+      Simulation::finish_download(slot, frame);
+    }
+  }
+  bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
+    return solver_.copy_to_device_buffers(targets);
+  }
+  StageTimes stage_times() override { return exec_.stage_times(); }
+  void reset_timers() override {
+    exec_.reset_timers();
+    tally_ = {};
+  }
+  std::vector<NamedValue> parameters() const override { return solver_.parameters(); }
+  std::vector<LiveParameter> live_parameters() const override { return solver_.live_parameters(); }
+  void set_parameter(std::string_view name, const ParameterValue& value) override {
+    if (!solver_.set_parameter(name, value)) refuse_parameter(*this, name);
+  }
+  bool set_stirring(const Stirring& stirring) override {
+    if constexpr (requires { solver_.set_stirring(stirring); }) {
+      solver_.set_stirring(stirring);
+      return true;
+    } else {
+      return false;
+    }
+  }
+  bool has_emitter() const override {
+    if constexpr (requires { solver_.has_emitter(); }) return solver_.has_emitter();
+    return false;
+  }
+  bool set_emitter_enabled(bool enabled) override {
+    if constexpr (requires { solver_.set_emitter_enabled(enabled); }) {
+      solver_.set_emitter_enabled(enabled);
+      return has_emitter();
+    }
+    return false;
+  }
+  bool emitter_enabled() const override {
+    if constexpr (requires { solver_.emitter_enabled(); }) return solver_.emitter_enabled();
+    return false;
+  }
+  // The last step's figures, their mean and largest value over the steps since reset_timers(), then the
+  // figures a solver computes only when asked.
+  std::vector<NamedValue> step_figures() override {
+    std::vector<NamedValue> all = solver_.named_figures();
+    for (std::size_t k = 0; k < tally_.names.size(); ++k) {
+      all.push_back({tally_.names[k] + "_mean", tally_.sums[k] / double(tally_.steps)});
+      all.push_back({tally_.names[k] + "_max", tally_.maxima[k]});
+    }
+    if constexpr (requires { solver_.diagnostics(); })
+      for (NamedValue& value : solver_.diagnostics()) all.push_back(std::move(value));
+    return all;
+  }
+
+  Solver& solver() { return solver_; }
+  const Solver& solver() const { return solver_; }
+
+ protected:
+  // A solver whose status lives on the device (`static constexpr bool kStatusOnDevice = true`: reading it
+  // waits for the GPU and copies) is not tallied per step, which would cost a readback a step; the others
+  // (the iterative SPH solvers decide their iterations on the host) are.
+  static constexpr bool kTallyEachStep = [] {
+    if constexpr (requires { Solver::kStatusOnDevice; }) {
+      return !Solver::kStatusOnDevice;
+    } else {
+      return true;
+    }
+  }();
+
+  Exec exec_;
+  Solver solver_;
+
+ private:
+  struct Tally {
+    std::vector<std::string> names;
+    std::vector<double> sums, maxima;
+    long steps = 0;
+    void add(const std::vector<NamedValue>& figures) {
+      if (figures.empty()) return;
+      if (names.empty()) {
+        for (const NamedValue& f : figures) names.push_back(f.name);
+        sums.assign(names.size(), 0.0);
+        maxima.assign(names.size(), 0.0);
+      }
+      for (std::size_t k = 0; k < names.size(); ++k) {
+        const double value = std::get<double>(figures[k].value);
+        sums[k] += value;
+        maxima[k] = std::max(maxima[k], value);
+      }
+      ++steps;
+    }
+  };
+  Tally tally_;
+};
+
+}  // namespace surge

@@ -1,0 +1,103 @@
+// What every SPH solver (WCSPH, DFSPH, PBF) shares of the StepSolver shape (sim/core/solver.h): the fluid's
+// particles (FluidState) and the members that only read or write them. A solver derives from it and adds its
+// step, parameters and figures.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+#include "sim/backend/live_parameters.h"
+#include "sim/core/render_targets.h"
+#include "sim/sph/fluid_state.h"
+#include "sim/sph/kernels.h"
+
+namespace surge {
+
+template <typename Exec>
+class FluidSolver {
+ public:
+  FluidSolver(Exec& exec, const SphSetup& setup) : fluid_(exec, setup), static_count_(setup.boundary.size()) {}
+
+  FluidState<Exec>& fluid() { return fluid_; }
+  const FluidState<Exec>& fluid() const { return fluid_; }
+
+  StepStatus status() { return fluid_.status; }
+  void download(ParticleFrame& frame) { fluid_.download(frame); }
+  void begin_snapshot(std::size_t slot) { fluid_.begin_snapshot(slot); }
+  std::size_t particle_count() const { return fluid_.n; }
+  std::size_t capacity() const { return fluid_.capacity; }
+  std::size_t static_particle_count() const { return static_count_; }
+
+  // On a device executor the renderer's buffers are written on the device (the viewer's interop path).
+  bool copy_to_device_buffers(const DeviceParticleTargets& targets) {
+    if constexpr (Exec::kSnapshotsOnDevice) {
+      const Vec4f* position = fluid_.position.data();
+      const Vec4f* velocity = fluid_.velocity.data();
+      const float* density = fluid_.density.data();
+      const float* pressure = fluid_.pressure.data();
+      Vec4f* out_position = targets.d_position;
+      float* out_scalar = targets.d_scalar;
+      const ParticleScalar scalar = targets.scalar;
+      fluid_.exec.for_each(fluid_.n, [=] SURGE_LAMBDA(std::uint32_t i) {
+        out_position[i] = position[i];
+        if (out_scalar) out_scalar[i] = render_scalar(scalar, velocity[i], density[i], pressure[i]);
+      });
+      // The caller unmaps the GL buffers next, on another stream: the writes must be done by then.
+      fluid_.exec.synchronize();
+      return true;
+    } else {
+      (void)targets;
+      return false;  // the particles are on the host: the caller downloads them
+    }
+  }
+
+  // The hand joins the non-pressure forces of the next step: every pass copies params when it launches.
+  void set_stirring(const Stirring& stirring) { fluid_.params.stirring = stirring; }
+  bool has_emitter() const { return fluid_.emitter.present; }
+  void set_emitter_enabled(bool enabled) { fluid_.schedule.enabled = enabled; }
+  bool emitter_enabled() const { return has_emitter() && fluid_.schedule.enabled; }
+
+ protected:
+  // Runs `step(kernel)` with the scene's smoothing kernel (sim/sph/kernels.h).
+  template <typename Step>
+  void with_scene_kernel(Step&& step) {
+    with_kernel(fluid_.params.kernel, fluid_.params.support, [&](const auto& kernel) {
+      step(kernel);
+      return 0;
+    });
+  }
+
+  FluidState<Exec> fluid_;
+  std::size_t static_count_;
+};
+
+// The parameters of the incompressible solvers (DFSPH, PBF): the fluid's, less the weakly compressible
+// settings (equation of state, artificial viscosity) that play no part in them, then the solver's own.
+template <typename Settings>
+std::vector<NamedValue> incompressible_parameters(const SphParameters& fluid, const Settings& settings) {
+  static constexpr std::array<std::string_view, 5> kWcsphOnly = {
+      "speed_of_sound_m_per_s", "tait_exponent", "tait_stiffness_pa", "viscosity_alpha", "xsph_epsilon"};
+  std::vector<NamedValue> all;
+  for (NamedValue& value : describe_parameters(fluid))
+    if (std::find(kWcsphOnly.begin(), kWcsphOnly.end(), value.name) == kWcsphOnly.end())
+      all.push_back(std::move(value));
+  for (NamedValue& value : describe_parameters(settings)) all.push_back(std::move(value));
+  return all;
+}
+template <typename Settings>
+std::vector<LiveParameter> incompressible_live_parameters(const Settings& settings) {
+  std::vector<LiveParameter> all = live_incompressible_parameters();
+  for (const LiveParameter& p : live_parameters(settings)) all.push_back(p);
+  return all;
+}
+// Applies one of incompressible_live_parameters(); false for another name.
+template <typename Settings>
+bool set_incompressible_parameter(SphParameters& fluid, Settings& settings, std::string_view name,
+                                  const ParameterValue& value) {
+  return set_live_incompressible_parameter(fluid, name, value) || set_live_parameter(settings, name, value);
+}
+
+}  // namespace surge

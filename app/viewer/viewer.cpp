@@ -415,7 +415,7 @@ int run_viewer(const ViewOptions& options) {
         if (pressed(GLFW_KEY_B)) {
           settings.show_boundary = !settings.show_boundary;
           if (settings.show_boundary && renderer.boundary().count() == 0) {
-            upload_boundary(scene, particles_now, renderer.boundary(), simulation.ledger());
+            upload_boundary(simulation, renderer.boundary(), simulation.ledger());
           }
         }
         if (pressed(GLFW_KEY_E)) toggle_emitter(simulation);
@@ -534,7 +534,7 @@ int run_viewer(const ViewOptions& options) {
           ImGui::Checkbox("colour bar", &settings.show_color_bar);
           if (ImGui::Checkbox("walls", &settings.show_boundary) && settings.show_boundary &&
               renderer.boundary().count() == 0) {
-            upload_boundary(scene, particles_now, renderer.boundary(), simulation.ledger());
+            upload_boundary(simulation, renderer.boundary(), simulation.ledger());
           }
           for (int k = 0; k < 4; ++k) {
             if (k > 0) ImGui::SameLine();

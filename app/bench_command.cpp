@@ -232,7 +232,7 @@ int run_bench(const BenchOptions& options) {
 #if SURGE_HAVE_RENDER
       if (options.render) {
         std::cout << std::flush;
-        run.frames = print_frame_bench(measure_frames(*backend.simulation, scene, count, look, options.steps,
+        run.frames = print_frame_bench(measure_frames(*backend.simulation, look, options.steps,
                                                       backend.gpu ? backend.gpu->device : -1, std::cerr),
                                        look);
         std::fflush(stdout);

@@ -151,8 +151,8 @@ int run_scene(const RunOptions& options) {
   std::optional<RenderedFrames> rendered;
   if (render_options.writes_frames()) {
     const int every = options.every >= 0 ? options.every : (scene.every > 0 ? scene.every : 100);
-    rendered.emplace(simulation, scene, options.particles, render_options, every,
-                     backend.gpu ? backend.gpu->device : -1, std::cerr);
+    rendered.emplace(simulation, scene, render_options, every, backend.gpu ? backend.gpu->device : -1,
+                     std::cerr);
     std::cout << "rendering: " << rendered->description() << '\n' << std::flush;
   }
   FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline);

@@ -2,7 +2,6 @@
 
 #include <CLI/CLI.hpp>
 #include <chrono>
-#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -15,39 +14,18 @@
 #include "app/svg_rasterizer.h"
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
-#include "sim/validation/dam_break_metrics.h"
 #include "sim/validation/dam_break_slab.h"
-#include "sim/validation/free_surface_probe.h"
-#include "sim/validation/reference_data.h"
+#include "sim/validation/dam_break_validation.h"
 
 namespace surge::app {
 namespace {
 
 namespace fs = std::filesystem;
 
-// ---- What is compared, and how (docs/validation.md explains each choice)
+// ---- What can be validated (what is compared, and how: sim/validation/dam_break_validation.h)
 
 const std::vector<std::string> kValidationSolvers = {"wcsph", "pbf", "dfsph"};
 constexpr int kMinResolution = 4, kMaxResolution = 200;
-// "T <= 3.3": every point of Martin & Moyce's Table 2, the last one (T = 3.33) included.
-constexpr double kFrontCompareUntilT = 3.35;
-constexpr double kFrontRunUntilT = 3.5;  // run at least this far for the front
-constexpr double kLateSlopeFromT = 1.5, kLateSlopeToT = 3.3;
-// The experiments' late slope as the validation states it; a least-squares fit of Table 2 over T in
-// [1.5, 3.33] gives 1.34, over [1.4, 3.33] 1.32.
-constexpr double kExperimentLateSlope = 1.32;
-constexpr double kRitterSlope = 2.0;     // dZ/dT of the shallow-water front 2 sqrt(gH), H = 2a
-constexpr double kSampleEveryT = 0.025;  // sampling interval of the front (half the 0.05 asked for)
-constexpr double kSpeedWindowT = 0.5;    // front speed = least-squares slope over this window
-// Two particles closer than 1.5 spacings are in one group: particles in the sheet sit about one spacing
-// apart, so the link holds through a sheet stretched by half, but a drop with a gap of half a spacing to the
-// sheet is spray. The height band is two particle columns wide at the back wall.
-// A group with less than 2 % of the water is spray. The rule is a fraction of the water, not a particle
-// count, so the same chunk of water is spray or not at every resolution (16 particles at 10 across a,
-// 2,000 at 50); a torn-off piece of the surge sheet or the water left at the back wall holds more.
-constexpr double kLinkSpacings = 1.5;
-constexpr double kBandSpacings = 2.0;
-constexpr double kMinBodyFraction = 0.02;
 
 // A file the user named, else the working directory's copy (a user may edit it), else the source tree's.
 fs::path locate(const fs::path& given, const fs::path& relative) {
@@ -70,40 +48,10 @@ std::string percent(double fraction, int decimals = 1) {
   return fixed(100.0 * fraction, decimals) + " %";
 }
 
-// ---- Experimental data
-
-struct References {
-  Curve front_mm;                                       // Martin & Moyce Table 2: Z(T)
-  Curve height_mm;                                      // Martin & Moyce Table 6: eta(tau)
-  std::vector<std::pair<std::string, Curve>> front_ko;  // Koshizuka & Oka, one curve per digitisation
-  std::vector<std::string> sources;                     // the files read
-};
-
-References load_references(const fs::path& directory) {
-  References refs;
-  const auto read = [&](const char* name) {
-    const fs::path path = directory / name;
-    refs.sources.push_back(path.string());
-    return read_reference_table(path);
-  };
-  refs.front_mm = read("martin_moyce_1952_front.csv").curve("T", "Z");
-  refs.height_mm = read("martin_moyce_1952_height.csv").curve("tau", "eta");
-  const ReferenceTable ko = read("koshizuka_oka_1996_front.csv");
-  for (const std::string& series : ko.distinct("series"))
-    refs.front_ko.emplace_back(series, ko.curve("T", "Z", "series", series));
-  return refs;
-}
-
 // ---- The run
 
-struct Sample {
-  double time_s = 0;
-  FreeSurfaceProbe probe;
-  double front_all_m = 0;  // largest x of any particle (spray included) plus half a spacing
-};
-
 struct RunRecord {
-  std::vector<Sample> samples;
+  std::vector<DamBreakSample> samples;
   long steps = 0;
   double end_time_s = 0;
   double wall_s = 0;
@@ -118,13 +66,7 @@ RunRecord run_and_sample(Simulation& simulation, const FreeSurfaceProbeSettings&
   ParticleFrame frame;
   const auto take_sample = [&](double time_s) {
     simulation.download(frame);
-    Sample sample;
-    sample.time_s = time_s;
-    sample.probe = probe_free_surface(frame.position, probe_settings);
-    double front_all = -INFINITY;
-    for (const Vec4f& p : frame.position) front_all = std::max(front_all, double(p.x));
-    sample.front_all_m = front_all + 0.5 * probe_settings.spacing - probe_settings.back_wall_x;
-    record.samples.push_back(sample);
+    record.samples.push_back(sample_dam_break(time_s, frame.position, probe_settings));
   };
 
   const auto start = std::chrono::steady_clock::now();
@@ -153,92 +95,6 @@ RunRecord run_and_sample(Simulation& simulation, const FreeSurfaceProbeSettings&
   return record;
 }
 
-// ---- Metrics and requirements
-
-struct Requirement {
-  std::string key;
-  std::string description;
-  double value = 0;
-  std::string value_text;
-  std::string allowed;   // the tolerance, as printed
-  bool enforced = true;  // false: reported only
-  bool pass = true;
-};
-
-struct Metrics {
-  Curve front;   // Z(T)
-  Curve height;  // eta(tau)
-  CurveComparison raw_mm, fitted_mm;
-  std::vector<std::pair<std::string, CurveComparison>> raw_ko, fitted_ko;  // KO at shift 0 and at MM's shift
-  CurveComparison height_raw, height_shifted;
-  double late_slope = 0;
-  double max_speed = 0;
-  double ritter_excess = 0;  // max of Z - (1 + 2T)
-  std::vector<Requirement> requirements;
-  bool pass() const {
-    for (const Requirement& r : requirements)
-      if (r.enforced && !r.pass) return false;
-    return true;
-  }
-};
-
-Metrics evaluate(const RunRecord& record, const References& refs, const DamBreakColumn& column,
-                 double spacing, const ValidateOptions& options) {
-  Metrics m;
-  for (const Sample& s : record.samples) {
-    m.front.x.push_back(s.time_s * column.front_time_scale);
-    m.front.y.push_back(s.probe.front / column.width_m);
-    m.height.x.push_back(s.time_s * column.height_time_scale);
-    m.height.y.push_back(s.probe.height / column.height_m);
-  }
-  m.raw_mm = compare_curves(m.front, refs.front_mm, 0.0, kFrontCompareUntilT);
-  m.fitted_mm = fit_shift(m.front, refs.front_mm, options.max_shift, kFrontCompareUntilT);
-  for (const auto& [series, curve] : refs.front_ko) {
-    m.raw_ko.emplace_back(series, compare_curves(m.front, curve, 0.0, kFrontCompareUntilT));
-    m.fitted_ko.emplace_back(series, compare_curves(m.front, curve, m.fitted_mm.shift, kFrontCompareUntilT));
-  }
-  // The same delay in tau units: tau = T / sqrt(2).
-  const double tau_max = refs.height_mm.x.back();
-  m.height_raw = compare_curves(m.height, refs.height_mm, 0.0, tau_max);
-  m.height_shifted = compare_curves(m.height, refs.height_mm, m.fitted_mm.shift / std::sqrt(2.0), tau_max);
-  m.late_slope = least_squares_slope(m.front, kLateSlopeFromT, kLateSlopeToT);
-  Curve early_front;  // the Ritter checks cover the compared part of the run, not the far-wall impact
-  for (std::size_t k = 0; k < m.front.size(); ++k)
-    if (m.front.x[k] <= kFrontRunUntilT) {
-      early_front.x.push_back(m.front.x[k]);
-      early_front.y.push_back(m.front.y[k]);
-    }
-  m.max_speed = max_windowed_slope(early_front, kSpeedWindowT);
-  m.ritter_excess = max_excess_over_line(early_front, 1.0, kRitterSlope);
-
-  const double spacing_z = spacing / column.width_m;
-  m.requirements.push_back(
-      {"front_error", "Z vs Martin & Moyce, T <= 3.33, after fitted shift: max |rel. error|",
-       m.fitted_mm.max_relative_error,
-       percent(m.fitted_mm.max_relative_error) + " (dT " + signed_fixed(m.fitted_mm.shift, 3) + ")",
-       "<= " + percent(options.z_tolerance, 0) + ", |dT| <= " + fixed(options.max_shift, 2), true,
-       m.fitted_mm.max_relative_error <= options.z_tolerance &&
-           std::abs(m.fitted_mm.shift) <= options.max_shift});
-  m.requirements.push_back({"late_slope", "late slope dZ/dT, least squares over T in [1.5, 3.3]",
-                            m.late_slope, fixed(m.late_slope, 3),
-                            fixed(kExperimentLateSlope, 2) + " +- " + fixed(options.slope_tolerance, 2), true,
-                            std::abs(m.late_slope - kExperimentLateSlope) <= options.slope_tolerance});
-  m.requirements.push_back(
-      {"ritter_speed", "fastest front speed dZ/dT (least squares over 0.5 in T), T <= 3.5", m.max_speed,
-       fixed(m.max_speed, 3), "<= " + fixed(kRitterSlope, 1), true, m.max_speed <= kRitterSlope});
-  m.requirements.push_back({"ritter_position", "front ahead of the Ritter front 1 + 2T, T <= 3.5 (max)",
-                            m.ritter_excess, signed_fixed(m.ritter_excess, 3),
-                            "<= " + fixed(0.5 * spacing_z, 3) + " (half a spacing)", true,
-                            m.ritter_excess <= 0.5 * spacing_z});
-  m.requirements.push_back(
-      {"height_error", "eta vs Martin & Moyce table 6, tau <= " + fixed(tau_max, 1) + ": max |error|",
-       m.height_raw.max_absolute_error, fixed(m.height_raw.max_absolute_error, 3),
-       options.eta_tolerance > 0 ? "<= " + fixed(options.eta_tolerance, 3) : "(reported only)",
-       options.eta_tolerance > 0,
-       options.eta_tolerance <= 0 || m.height_raw.max_absolute_error <= options.eta_tolerance});
-  return m;
-}
-
 // ---- Outputs
 
 void write_front_csv(const fs::path& path, const RunRecord& record, const DamBreakColumn& column) {
@@ -246,7 +102,7 @@ void write_front_csv(const fs::path& path, const RunRecord& record, const DamBre
     out << "# Surge dam-break front. Z = x/a, T = t*sqrt(2g/a); Z_all counts spray too; a = "
         << column.width_m << " m\n";
     out << "T,Z,Z_all,t_s,x_m,body_particles,spray_particles,body_groups\n" << std::setprecision(7);
-    for (const Sample& s : record.samples)
+    for (const DamBreakSample& s : record.samples)
       out << s.time_s * column.front_time_scale << ',' << s.probe.front / column.width_m << ','
           << s.front_all_m / column.width_m << ',' << s.time_s << ',' << s.probe.front << ','
           << s.probe.body_particles << ',' << s.probe.spray_particles << ',' << s.probe.body_groups << '\n';
@@ -258,13 +114,13 @@ void write_height_csv(const fs::path& path, const RunRecord& record, const DamBr
     out << "# Surge dam-break residual height at the back wall. eta = h/H, tau = t*sqrt(g/a); H = "
         << column.height_m << " m\n";
     out << "tau,eta,t_s,h_m\n" << std::setprecision(7);
-    for (const Sample& s : record.samples)
+    for (const DamBreakSample& s : record.samples)
       out << s.time_s * column.height_time_scale << ',' << s.probe.height / column.height_m << ',' << s.time_s
           << ',' << s.probe.height << '\n';
   });
 }
 
-void write_comparison_csv(const fs::path& path, const Metrics& m) {
+void write_comparison_csv(const fs::path& path, const DamBreakMetrics& m) {
   write_file_atomically(path, [&](std::ostream& out) {
     out << "# Each experimental point with the simulation read at the same time (shift 0) and at the fitted "
            "shift.\n";
@@ -298,8 +154,9 @@ std::string plot_note(const ValidateOptions& options, int depth, const Simulatio
          "  |  commit " + SURGE_GIT_COMMIT;
 }
 
-plot::Figure make_figure(const Metrics& m, const References& refs, const ValidateOptions& options, int depth,
-                         const Simulation& simulation, double end_T, double end_tau) {
+plot::Figure make_figure(const DamBreakMetrics& m, const DamBreakReferences& refs,
+                         const ValidateOptions& options, int depth, const Simulation& simulation,
+                         double end_T, double end_tau) {
   plot::Figure figure;
   figure.width = 1400;
   figure.height = 600;
@@ -370,7 +227,7 @@ plot::Figure make_figure(const Metrics& m, const References& refs, const Validat
   return figure;
 }
 
-void print_results(std::ostream& out, const Metrics& m) {
+void print_results(std::ostream& out, const DamBreakMetrics& m) {
   out << "\nfront Z vs experiments (T <= 3.33):  max |rel. error|  rms\n";
   const auto row = [&](const std::string& name, const CurveComparison& c) {
     out << "  " << std::left << std::setw(44) << name << std::right << std::setw(8)
@@ -386,13 +243,9 @@ void print_results(std::ostream& out, const Metrics& m) {
       << " raw, " << fixed(m.height_shifted.max_absolute_error, 3) << " with the same delay\n\n";
   out << std::left << std::setw(70) << "requirement" << std::setw(22) << "value" << std::setw(28) << "allowed"
       << "result\n";
-  for (const Requirement& r : m.requirements)
+  for (const DamBreakRequirement& r : m.requirements)
     out << std::left << std::setw(70) << r.description << std::setw(22) << r.value_text << std::setw(28)
-        << r.allowed
-        << (!r.enforced ? "-"
-            : r.pass    ? "pass"
-                        : "FAIL")
-        << '\n';
+        << r.allowed << requirement_verdict(r) << '\n';
   out << std::right;
 }
 
@@ -425,17 +278,19 @@ CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options) {
   dam->add_option("--data", options.data_dir,
                   "Directory of the experimental CSVs (default: assets/validation)")
       ->type_name("DIR");
-  dam->add_option("--z-tolerance", options.z_tolerance,
+  dam->add_option("--z-tolerance", options.tolerances.z_tolerance,
                   "Max |relative error| of Z against Martin & Moyce after the shift")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  dam->add_option("--max-shift", options.max_shift, "Largest |dT| allowed for the fitted time shift")
+  dam->add_option("--max-shift", options.tolerances.max_shift,
+                  "Largest |dT| allowed for the fitted time shift")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  dam->add_option("--slope-tolerance", options.slope_tolerance, "Allowed |dZ/dT - 1.32| over T in [1.5, 3.3]")
+  dam->add_option("--slope-tolerance", options.tolerances.slope_tolerance,
+                  "Allowed |dZ/dT - 1.32| over T in [1.5, 3.3]")
       ->check(CLI::Range(0.0, 2.0))
       ->capture_default_str();
-  dam->add_option("--eta-tolerance", options.eta_tolerance,
+  dam->add_option("--eta-tolerance", options.tolerances.eta_tolerance,
                   "Also require max |eta - eta_MM| <= this (default 0: report only)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
@@ -456,9 +311,9 @@ int run_validate_dam_break(const ValidateOptions& options) {
   Scene scene = load_scene(scene_path);
   const int depth = options.depth > 0 ? options.depth : default_slab_depth(options.resolution);
   const DamBreakColumn column = prepare_dam_break_slab(scene, options.solver, options.resolution, depth);
-  References refs;
+  DamBreakReferences refs;
   try {
-    refs = load_references(data_dir);
+    refs = load_dam_break_references(data_dir);
   } catch (const std::runtime_error& e) {
     throw InputError(std::string(e.what()) + " (--data names the directory of the experimental CSVs)");
   }
@@ -479,20 +334,13 @@ int run_validate_dam_break(const ValidateOptions& options) {
             << " fluid + " << simulation.boundary_count() << " wall particles\n"
             << std::flush;
 
-  const double end_T = std::max(kFrontRunUntilT, refs.front_mm.x.back() + options.max_shift);
-  const double end_tau = refs.height_mm.x.back() + 0.1;
-  const double end_time_s = std::max(end_T / column.front_time_scale, end_tau / column.height_time_scale);
-  const FreeSurfaceProbeSettings probe_settings{.spacing = float(spacing),
-                                                .link_distance = float(kLinkSpacings * spacing),
-                                                .back_wall_x = scene.domain_min.x,
-                                                .floor_z = scene.domain_min.z,
-                                                .band_width = float(kBandSpacings * spacing),
-                                                .min_body_fraction = float(kMinBodyFraction)};
-  const RunRecord record = run_and_sample(simulation, probe_settings, kSampleEveryT / column.front_time_scale,
-                                          end_time_s, options.quiet);
+  const DamBreakRunEnd end = dam_break_run_end(refs, column, options.tolerances.max_shift);
+  const RunRecord record = run_and_sample(simulation, dam_break_probe_settings(scene),
+                                          kSampleEveryT / column.front_time_scale, end.time_s, options.quiet);
   if (record.unstable) return kExitUnstable;
 
-  const Metrics metrics = evaluate(record, refs, column, spacing, options);
+  const DamBreakMetrics metrics =
+      evaluate_dam_break(record.samples, refs, column, spacing, options.tolerances);
   std::cout << record.steps << " steps to t = " << fixed(record.end_time_s, 3)
             << " s (T = " << fixed(record.end_time_s * column.front_time_scale, 2)
             << ", tau = " << fixed(record.end_time_s * column.height_time_scale, 2) << ") in "
@@ -503,7 +351,7 @@ int run_validate_dam_break(const ValidateOptions& options) {
   write_front_csv(out_dir / "front.csv", record, column);
   write_height_csv(out_dir / "height.csv", record, column);
   write_comparison_csv(out_dir / "comparison.csv", metrics);
-  const plot::Figure figure = make_figure(metrics, refs, options, depth, simulation, end_T, 8.0);
+  const plot::Figure figure = make_figure(metrics, refs, options, depth, simulation, end.front_T, 8.0);
   const std::string svg = plot::render_svg(figure);
   write_file_atomically(out_dir / "dam_break.svg", [&](std::ostream& out) { out << svg; });
   const RasterResult png = rasterize_svg(out_dir / "dam_break.svg", out_dir / "dam_break.png", figure.width);
@@ -541,7 +389,7 @@ int run_validate_dam_break(const ValidateOptions& options) {
                         "T <= 3.33; positive: the simulation is delayed"},
                        {"speed_window_T", kSpeedWindowT}};
   nlohmann::ordered_json requirements = nlohmann::ordered_json::array();
-  for (const Requirement& r : metrics.requirements)
+  for (const DamBreakRequirement& r : metrics.requirements)
     requirements.push_back({{"key", r.key},
                             {"description", r.description},
                             {"value", r.value},
@@ -563,11 +411,11 @@ int run_validate_dam_break(const ValidateOptions& options) {
                         {"ritter_excess", metrics.ritter_excess},
                         {"height_vs_martin_moyce_raw", comparison_json(metrics.height_raw)},
                         {"height_vs_martin_moyce_shifted", comparison_json(metrics.height_shifted)}};
-  summary["tolerances"] = {{"z_relative", options.z_tolerance},
-                           {"max_shift", options.max_shift},
-                           {"late_slope", {kExperimentLateSlope, options.slope_tolerance}},
+  summary["tolerances"] = {{"z_relative", options.tolerances.z_tolerance},
+                           {"max_shift", options.tolerances.max_shift},
+                           {"late_slope", {kExperimentLateSlope, options.tolerances.slope_tolerance}},
                            {"ritter_slope", kRitterSlope},
-                           {"eta_absolute", options.eta_tolerance}};
+                           {"eta_absolute", options.tolerances.eta_tolerance}};
   summary["files"] = {"front.csv", "height.csv", "comparison.csv", "dam_break.svg"};
   if (png.written) summary["files"].push_back("dam_break.png");
   write_file_atomically(out_dir / "summary.json", [&](std::ostream& out) { out << summary.dump(2) << '\n'; });

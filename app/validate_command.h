@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <string>
 
+#include "sim/validation/dam_break_validation.h"
+
 namespace CLI {
 class App;
 }
@@ -22,11 +24,7 @@ struct ValidateOptions {
   std::filesystem::path out_dir;     // empty: out/validation/dam_break_SOLVER_rN
   std::filesystem::path scene_path;  // empty: scenes/validation/dam_break_slab.toml
   std::filesystem::path data_dir;    // empty: assets/validation
-  // Tolerances; the defaults are the requirements of the validation (docs/validation.md).
-  double z_tolerance = 0.10;      // max |relative error| of Z against Martin & Moyce after the fitted shift
-  double max_shift = 0.2;         // |Delta T| allowed for that shift
-  double slope_tolerance = 0.15;  // |dZ/dT - 1.32| over T in [1.5, 3.3]
-  double eta_tolerance = 0.0;     // > 0: also require max |eta - eta_MM| <= this; 0: report only
+  DamBreakTolerances tolerances;     // --z-tolerance, --max-shift, --slope-tolerance, --eta-tolerance
   bool quiet = false;
   std::string command_line;
 };

@@ -7,10 +7,9 @@
 
 namespace surge::app {
 
-FrameBenchResult measure_frames(Simulation& simulation, const Scene& scene, long particles_override,
-                                const RenderOptions& options, long frames, int cuda_device,
-                                std::ostream& messages) {
-  OffscreenRenderer renderer(simulation, scene, particles_override, options, cuda_device, messages);
+FrameBenchResult measure_frames(Simulation& simulation, const RenderOptions& options, long frames,
+                                int cuda_device, std::ostream& messages) {
+  OffscreenRenderer renderer(simulation, options, cuda_device, messages);
   // Warm-up: shader compilation, buffer allocation and the interop registration happen here.
   for (int i = 0; i < 3; ++i) {
     simulation.step();

@@ -7,7 +7,6 @@
 
 #include "app/render_options.h"
 #include "sim/backend/simulation.h"
-#include "sim/scene/scene.h"
 
 namespace surge::app {
 
@@ -19,8 +18,7 @@ struct FrameBenchResult {
   std::string path;  // how particles reached GL
 };
 
-FrameBenchResult measure_frames(Simulation& simulation, const Scene& scene, long particles_override,
-                                const RenderOptions& options, long frames, int cuda_device,
-                                std::ostream& messages);
+FrameBenchResult measure_frames(Simulation& simulation, const RenderOptions& options, long frames,
+                                int cuda_device, std::ostream& messages);
 
 }  // namespace surge::app

@@ -10,8 +10,8 @@
 
 namespace surge::app {
 
-OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const Scene& scene, long particles_override,
-                                     const RenderOptions& options, int cuda_device, std::ostream& messages)
+OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions& options, int cuda_device,
+                                     std::ostream& messages)
     : context_(cuda_device),
       target_(options.width, options.height),
       feed_(simulation, renderer_.fluid(), cuda_device >= 0 && context_.on_cuda_device(), messages) {
@@ -22,8 +22,7 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const Scene& scene,
   std::tie(settings_.color_min, settings_.color_max) = default_color_range(settings_.color_by, look);
   settings_.particle_radius = look.particle_radius;
   settings_.show_boundary = options.show_boundary;
-  if (options.show_boundary)
-    upload_boundary(scene, particles_override, renderer_.boundary(), simulation.ledger());
+  if (options.show_boundary) upload_boundary(simulation, renderer_.boundary(), simulation.ledger());
   if (cuda_device >= 0 && !context_.on_cuda_device()) {
     messages << "note: the EGL context is not on CUDA device " << cuda_device
              << "; particles go through host memory each frame, counted in the transfer ledger\n";
@@ -41,10 +40,9 @@ std::string OffscreenRenderer::description() const {
   return context_.description() + "; particles by " + feed_.path_description();
 }
 
-RenderedFrames::RenderedFrames(Simulation& simulation, const Scene& scene, long particles_override,
-                               const RenderOptions& options, int every, int cuda_device,
-                               std::ostream& messages)
-    : renderer_(simulation, scene, particles_override, options, cuda_device, messages),
+RenderedFrames::RenderedFrames(Simulation& simulation, const Scene& scene, const RenderOptions& options,
+                               int every, int cuda_device, std::ostream& messages)
+    : renderer_(simulation, options, cuda_device, messages),
       frames_dir_(options.frames_dir),
       name_(scene.name),
       every_(every) {

@@ -27,8 +27,8 @@ namespace surge::app {
 class OffscreenRenderer {
  public:
   // cuda_device >= 0 when the simulation runs on that CUDA device (interop is then tried).
-  OffscreenRenderer(Simulation& simulation, const Scene& scene, long particles_override,
-                    const RenderOptions& options, int cuda_device, std::ostream& messages);
+  OffscreenRenderer(Simulation& simulation, const RenderOptions& options, int cuda_device,
+                    std::ostream& messages);
   // Feeds the current particles and draws; waits for the GPU (glFinish) so a caller can time it.
   void draw();
   // The last drawn image, RGBA rows from the top.
@@ -49,8 +49,8 @@ class OffscreenRenderer {
 // `surge run --render DIR --video FILE`: a frame every K steps.
 class RenderedFrames {
  public:
-  RenderedFrames(Simulation& simulation, const Scene& scene, long particles_override,
-                 const RenderOptions& options, int every, int cuda_device, std::ostream& messages);
+  RenderedFrames(Simulation& simulation, const Scene& scene, const RenderOptions& options, int every,
+                 int cuda_device, std::ostream& messages);
   void write_if_due(const StepStatus& status);
   // Closes the video (ffmpeg finishes and the file is renamed into place).
   void finish();

@@ -5,7 +5,6 @@
 #include <ostream>
 
 #include "app/graphics/render_defaults.h"
-#include "sim/sph/sph_setup.h"
 
 namespace surge::app {
 namespace {
@@ -82,11 +81,11 @@ void ParticleFeed::update_through_host(render::ColorBy color_by) {
                               "particles to OpenGL (host upload)");
 }
 
-void upload_boundary(const Scene& scene, long particles_override, render::ParticleBuffers& buffers,
-                     TransferLedger& ledger) {
-  const SphSetup setup = build_setup(scene, particles_override);
+void upload_boundary(const Simulation& simulation, render::ParticleBuffers& buffers, TransferLedger& ledger) {
+  const StaticField* walls = simulation.static_field(kBoundaryField);
+  if (walls == nullptr) return;
   const auto start = std::chrono::steady_clock::now();
-  const std::size_t bytes = buffers.upload({setup.boundary.size(), setup.boundary.data(), nullptr});
+  const std::size_t bytes = buffers.upload({walls->positions.size(), walls->positions.data(), nullptr});
   ledger.record(CopyDirection::host_to_device, bytes, milliseconds_since(start),
                 "wall particles to OpenGL (once)");
 }

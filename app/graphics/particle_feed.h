@@ -13,7 +13,6 @@
 #include "render/cuda_gl_buffers.h"
 #include "render/particle_renderer.h"
 #include "sim/backend/simulation.h"
-#include "sim/scene/scene.h"
 
 namespace surge::app {
 
@@ -41,8 +40,8 @@ class ParticleFeed {
   std::vector<float> scalar_;
 };
 
-// Uploads the scene's wall particles once (they never move), recorded in the ledger.
-void upload_boundary(const Scene& scene, long particles_override, render::ParticleBuffers& buffers,
-                     TransferLedger& ledger);
+// Uploads the wall particles the simulation publishes (kBoundaryField) once: they never move. Recorded in
+// `ledger`. Uploads nothing for a simulation without walls (DEM, n-body).
+void upload_boundary(const Simulation& simulation, render::ParticleBuffers& buffers, TransferLedger& ledger);
 
 }  // namespace surge::app

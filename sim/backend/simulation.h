@@ -24,6 +24,15 @@
 
 namespace surge {
 
+// Particles that never move while a simulation runs, published by name so that a viewer or an exporter can
+// draw them without knowing the solver or rebuilding its setup.
+struct StaticField {
+  std::string name;              // kBoundaryField, ...
+  std::vector<Vec4f> positions;  // xyz [m]; w as the solver keeps it (the walls: Akinci volume V_b [m^3])
+};
+// The wall particles of the fluid solvers, sorted by cell as the backend holds them.
+inline constexpr std::string_view kBoundaryField = "boundary";
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -85,6 +94,19 @@ class Simulation {
   virtual bool emitter_enabled() const { return false; }
   TransferLedger& ledger() { return ledger_; }
 
+  // What make_simulation and switch_execution_mode (sim/backend/simulation_factory.h) published: the walls
+  // of a fluid scene; nothing for solvers without walls (DEM, n-body).
+  const std::vector<StaticField>& static_fields() const { return static_fields_; }
+  // The field called `name`, or nullptr when none was published.
+  const StaticField* static_field(std::string_view name) const {
+    for (const StaticField& field : static_fields_)
+      if (field.name == name) return &field;
+    return nullptr;
+  }
+  // Called once per field by the factory, where the setup that holds it is at hand, so that the backends
+  // need not know who draws their walls.
+  void publish_static_field(StaticField field) { static_fields_.push_back(std::move(field)); }
+
  protected:
   TransferLedger ledger_;
 
@@ -98,6 +120,7 @@ class Simulation {
   }
   // Fixed size, so that the stepping thread filling one slot never moves another the writer is reading.
   std::array<ParticleFrame, kMaxDownloadSlots> default_download_slots_;
+  std::vector<StaticField> static_fields_;
 };
 
 // The CPU backend starts at setup.fluid's time_s and step, so a run can continue from a downloaded frame.

@@ -11,6 +11,16 @@
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
+namespace {
+
+// Every fluid simulation leaves the factory with its walls published (Simulation::static_fields), so
+// neither the backends nor the viewer need to rebuild them.
+std::unique_ptr<Simulation> with_walls(std::unique_ptr<Simulation> simulation, const SphSetup& setup) {
+  simulation->publish_static_field({std::string(kBoundaryField), setup.boundary});
+  return simulation;
+}
+
+}  // namespace
 
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
                                             const SimulationOptions& options) {
@@ -21,13 +31,16 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
   }
   if (scene.solver == "dfsph") {
     const SphSetup setup = build_setup(scene, options.particles_override);
-    return device == Device::gpu ? make_cuda_dfsph_simulation(setup, scene.dfsph, options.index_build)
-                                 : make_cpu_dfsph_simulation(setup, scene.dfsph);
+    return with_walls(device == Device::gpu
+                          ? make_cuda_dfsph_simulation(setup, scene.dfsph, options.index_build)
+                          : make_cpu_dfsph_simulation(setup, scene.dfsph),
+                      setup);
   }
   if (scene.solver == "pbf") {
     const SphSetup setup = build_setup(scene, options.particles_override);
-    return device == Device::gpu ? make_cuda_pbf_simulation(setup, scene.pbf, options.index_build)
-                                 : make_cpu_pbf_simulation(setup, scene.pbf);
+    return with_walls(device == Device::gpu ? make_cuda_pbf_simulation(setup, scene.pbf, options.index_build)
+                                            : make_cpu_pbf_simulation(setup, scene.pbf),
+                      setup);
   }
   if (scene.solver == "nbody") {
     const NbodySetup setup = build_nbody_setup(scene, options.particles_override);
@@ -57,7 +70,7 @@ std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, Executi
                                                   const SimulationOptions& options) {
   switch (mode) {
     case ExecutionMode::cpu:
-      return make_cpu_simulation(setup);
+      return with_walls(make_cpu_simulation(setup), setup);
     case ExecutionMode::hybrid:
     case ExecutionMode::hybrid_overlap:
       // The hybrid modes rebuild the index on the host from a fixed particle count; an emitter's growing
@@ -65,12 +78,15 @@ std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, Executi
       if (setup.emitter.present)
         throw std::invalid_argument(std::string("mode ") + mode_name(mode) +
                                     " does not run scenes with an [[emitter]]; use the cpu or gpu mode");
-      return make_hybrid_simulation(setup, HybridOptions{.overlap = mode == ExecutionMode::hybrid_overlap,
-                                                         .skin_ratio = options.skin_ratio});
+      return with_walls(
+          make_hybrid_simulation(setup, HybridOptions{.overlap = mode == ExecutionMode::hybrid_overlap,
+                                                      .skin_ratio = options.skin_ratio}),
+          setup);
     case ExecutionMode::gpu:
-      return make_cuda_simulation(setup, GpuStepOptions{.index_build = options.index_build,
-                                                        .reorder = options.reorder,
-                                                        .force_pass = options.force_pass});
+      return with_walls(make_cuda_simulation(setup, GpuStepOptions{.index_build = options.index_build,
+                                                                   .reorder = options.reorder,
+                                                                   .force_pass = options.force_pass}),
+                        setup);
   }
   throw std::logic_error("make_wcsph_simulation: unknown mode");
 }
@@ -142,10 +158,12 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sce
   running.download(frame);
   const SphSetup continued = continue_from(setup, frame);
   if (scene.solver == "dfsph")
-    return gpu ? make_cuda_dfsph_simulation(continued, scene.dfsph, options.index_build)
-               : make_cpu_dfsph_simulation(continued, scene.dfsph);
-  return gpu ? make_cuda_pbf_simulation(continued, scene.pbf, options.index_build)
-             : make_cpu_pbf_simulation(continued, scene.pbf);
+    return with_walls(gpu ? make_cuda_dfsph_simulation(continued, scene.dfsph, options.index_build)
+                          : make_cpu_dfsph_simulation(continued, scene.dfsph),
+                      continued);
+  return with_walls(gpu ? make_cuda_pbf_simulation(continued, scene.pbf, options.index_build)
+                        : make_cpu_pbf_simulation(continued, scene.pbf),
+                    continued);
 }
 
 }  // namespace surge

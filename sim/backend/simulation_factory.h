@@ -1,5 +1,7 @@
 // One entry point from a scene to a running simulation: the scene's `solver` picks the physics,
 // the device picks the backend. The app and the tests go through here, so a new solver is added in one place.
+// Every simulation made here publishes its static fields (Simulation::static_fields): the fluid solvers their
+// walls as kBoundaryField, DEM and n-body none.
 #pragma once
 
 #include <memory>

@@ -121,7 +121,7 @@ TEST(RenderInterop, OffscreenRenderOfASceneToPng) {
   options.validate();
   options.show_boundary = false;
   std::ostringstream messages;
-  app::OffscreenRenderer renderer(*simulation, scene, 1000000, options, 0, messages);
+  app::OffscreenRenderer renderer(*simulation, options, 0, messages);
   std::cout << renderer.description() << '\n';
   renderer.draw();
   const auto image = renderer.read_image();

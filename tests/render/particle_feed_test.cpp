@@ -14,6 +14,7 @@
 #include "render/headless_gl_context.h"
 #include "render/particle_renderer.h"
 #include "sim/backend/simulation.h"
+#include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
 
@@ -88,8 +89,9 @@ TEST(ParticleFeed, WallParticlesAreUploadedOnceAndCounted) {
   render::ParticleRenderer renderer;
   const Scene scene = small_block();
   const SphSetup setup = build_setup(scene);
+  auto simulation = make_simulation(scene, Device::cpu);  // publishes the walls (Simulation::static_fields)
   TransferLedger ledger;
-  app::upload_boundary(scene, 0, renderer.boundary(), ledger);
+  app::upload_boundary(*simulation, renderer.boundary(), ledger);
   EXPECT_EQ(renderer.boundary().count(), setup.boundary.size());
   EXPECT_EQ(ledger.total_bytes(), setup.boundary.size() * sizeof(Vec4f));
 }

@@ -1,11 +1,19 @@
 // The dam-break validation tools: the reference CSVs as shipped, the front/height probe on hand-made
-// frames (spray ignored, torn sheets kept), and the comparison metrics on curves with known answers.
+// frames (spray ignored, torn sheets kept), the comparison metrics on curves with known answers, and the
+// verdict `surge validate dam-break` prints, on a low-resolution CPU run.
+#include "sim/validation/dam_break_validation.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
 #include "sim/validation/dam_break_metrics.h"
 #include "sim/validation/dam_break_slab.h"
@@ -312,6 +320,110 @@ TEST(DamBreakMetrics, WindowedSpeedFindsTheFastestStretch) {
   // Z = 1 + 2.5 T is 0.5 T ahead of the Ritter front 1 + 2T.
   EXPECT_NEAR(max_excess_over_line(line_curve(1.0, 2.5, 0.0, 2.0, 0.5), 1.0, 2.0), 1.0, 1e-12);
   EXPECT_NEAR(max_excess_over_line(line_curve(1.0, 1.5, 0.0, 2.0, 0.5), 1.0, 2.0), 0.0, 1e-12);
+}
+
+// ---- The verdict
+
+struct SampledRun {
+  DamBreakColumn column;
+  double spacing = 0;
+  DamBreakReferences references;
+  std::vector<DamBreakSample> samples;
+  bool stable = true;
+};
+
+// A dam break stepped on the CPU and sampled as `surge validate dam-break` samples it.
+SampledRun run_dam_break(const std::string& solver, int resolution, int depth) {
+  Scene scene =
+      load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / "validation" / "dam_break_slab.toml");
+  SampledRun run;
+  run.column = prepare_dam_break_slab(scene, solver, resolution, depth);
+  run.spacing = double(scene.spacing);
+  run.references = load_dam_break_references(kData);
+  const std::unique_ptr<Simulation> simulation = make_simulation(scene, Device::cpu);
+  const FreeSurfaceProbeSettings probe = dam_break_probe_settings(scene);
+  const double sample_every_s = kSampleEveryT / run.column.front_time_scale;
+  const double end_time_s =
+      dam_break_run_end(run.references, run.column, DamBreakTolerances{}.max_shift).time_s;
+  ParticleFrame frame;
+  const auto take_sample = [&](double time_s) {
+    simulation->download(frame);
+    run.samples.push_back(sample_dam_break(time_s, frame.position, probe));
+  };
+  StepStatus status = simulation->status();
+  take_sample(status.time_s);
+  double next_sample_s = sample_every_s;
+  while (status.time_s < end_time_s) {
+    simulation->step();
+    status = simulation->status();
+    if (status.instability != Instability::none) {
+      run.stable = false;
+      return run;
+    }
+    if (status.time_s >= next_sample_s) {
+      take_sample(status.time_s);
+      while (next_sample_s <= status.time_s) next_sample_s += sample_every_s;
+    }
+  }
+  return run;
+}
+
+const DamBreakRequirement& requirement(const DamBreakMetrics& metrics, const std::string& key) {
+  for (const DamBreakRequirement& r : metrics.requirements)
+    if (r.key == key) return r;
+  throw std::out_of_range("no requirement " + key);
+}
+
+// The CI case of tests/app/validate_cli_test.cpp (10 particles across a, 4 deep, WCSPH on the CPU, about
+// 6,500 steps), judged by the function whose verdict the command prints, under the tolerances the CLI
+// tests pass it. One test, so the run is stepped once.
+TEST(DamBreakVerdict, LowResolutionWcsphOnCpuIsJudgedAsTheCommandJudgesIt) {
+  const SampledRun run = run_dam_break("wcsph", 10, 4);
+  ASSERT_TRUE(run.stable);
+  const auto evaluate = [&](const DamBreakTolerances& tolerances) {
+    return evaluate_dam_break(run.samples, run.references, run.column, run.spacing, tolerances);
+  };
+
+  // --z-tolerance 0.10 --slope-tolerance 0.15 --eta-tolerance 0.25: every requirement holds ("pass").
+  const DamBreakMetrics met = evaluate({.z_tolerance = 0.10, .slope_tolerance = 0.15, .eta_tolerance = 0.25});
+  ASSERT_EQ(met.requirements.size(), 5u);
+  const std::vector<std::string> keys = {"front_error", "late_slope", "ritter_speed", "ritter_position",
+                                         "height_error"};
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const DamBreakRequirement& r = met.requirements[k];
+    EXPECT_EQ(r.key, keys[k]);
+    EXPECT_TRUE(r.enforced) << r.key;
+    EXPECT_TRUE(r.pass) << r.key << " = " << r.value_text << ", allowed " << r.allowed;
+    EXPECT_STREQ(requirement_verdict(r), "pass") << r.key;
+  }
+  EXPECT_TRUE(met.pass());
+  EXPECT_EQ(met.front.size(), run.samples.size());
+  EXPECT_LE(met.fitted_mm.max_relative_error, 0.10);
+  EXPECT_LT(std::abs(met.fitted_mm.shift), 0.2) << "the fit should not need the whole allowed shift";
+  EXPECT_EQ(met.fitted_mm.x.size(), 15u);
+  EXPECT_NEAR(met.late_slope, kExperimentLateSlope, 0.15);
+  EXPECT_LE(met.max_speed, kRitterSlope);
+  EXPECT_LE(met.height_raw.max_absolute_error, 0.25);
+  EXPECT_EQ(met.raw_ko.size(), 2u) << "both Koshizuka & Oka digitisations are compared";
+
+  // The default tolerances report eta only ("-"); it does not decide.
+  const DamBreakMetrics by_default = evaluate({});
+  const DamBreakRequirement& height = requirement(by_default, "height_error");
+  EXPECT_FALSE(height.enforced);
+  EXPECT_EQ(height.allowed, "(reported only)");
+  EXPECT_STREQ(requirement_verdict(height), "-");
+  EXPECT_TRUE(by_default.pass());
+
+  // --z-tolerance 0.001, which no run meets: the front fails ("FAIL") and so does the validation; the
+  // other requirements are judged as before.
+  const DamBreakMetrics missed = evaluate({.z_tolerance = 0.001});
+  const DamBreakRequirement& front = requirement(missed, "front_error");
+  EXPECT_FALSE(front.pass);
+  EXPECT_STREQ(requirement_verdict(front), "FAIL");
+  EXPECT_EQ(front.allowed, "<= 0 %, |dT| <= 0.20");
+  EXPECT_FALSE(missed.pass());
+  for (const char* key : {"late_slope", "ritter_speed", "ritter_position"})
+    EXPECT_TRUE(requirement(missed, key).pass) << key;
 }
 
 }  // namespace

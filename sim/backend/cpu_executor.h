@@ -4,6 +4,7 @@
 //   Buffer<T>           per-particle storage (std::vector here, DeviceBuffer there)
 //   for_each(n, f)      f(i) for every particle
 //   sum(n, f), max(n, f) reductions whose result the host needs (on the GPU: a small readback)
+//   for_each_tallied    f(i) for every particle, adding up the counts f returns (sim/core/tally.h)
 //   build_index, reorder  particles sorted by grid cell, and any per-particle array carried along
 //   begin/end(stage)    stage timers
 #pragma once
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "sim/backend/simulation.h"
+#include "sim/core/tally.h"
 #include "sim/index/cell_index_cpu.h"
 
 namespace surge {
@@ -30,6 +32,8 @@ class CpuExecutor {
   explicit CpuExecutor(TransferLedger&) {}
   // The particles are host memory: Simulation's default (synchronous) download serves the overlapped export.
   static constexpr bool kSnapshotsOnDevice = false;
+  // The particles and every Buffer are host memory: a solver may read them between passes.
+  static constexpr bool kOnDevice = false;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 
@@ -37,6 +41,23 @@ class CpuExecutor {
   void for_each(std::uint32_t n, const F& f) {
 #pragma omp parallel for schedule(static)
     for (std::int64_t i = 0; i < std::int64_t(n); ++i) f(std::uint32_t(i));
+  }
+
+  // f(i) returns a Tally; its sums and largest value are added into *totals.
+  template <typename F>
+  void for_each_tallied(std::uint32_t n, const F& f, TallyTotals* totals) {
+    unsigned long long sum_a = 0, sum_b = 0;
+    unsigned int largest = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum_a, sum_b) reduction(max : largest)
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+      const Tally tally = f(std::uint32_t(i));
+      sum_a += tally.sum_a;
+      sum_b += tally.sum_b;
+      largest = std::max(largest, tally.max);
+    }
+    totals->sum_a += sum_a;
+    totals->sum_b += sum_b;
+    totals->max = std::max(totals->max, largest);
   }
 
   template <typename F>
@@ -88,6 +109,10 @@ class CpuExecutor {
   }
   const std::uint32_t* cell_start() const {
     return index_.cell_start().data();
+  }
+  // sorted_order()[k]: the particle (as they stood at build_index) that is k-th in cell order.
+  const std::uint32_t* sorted_order() const {
+    return index_.sorted_order().data();
   }
 
   // Neighbour lists (CSR) of every particle, fluid and wall, from the cells: the iterative solvers visit each

@@ -23,6 +23,7 @@
 #include "sim/core/cuda_launch.cuh"
 #include "sim/core/cuda_stream.h"
 #include "sim/core/pinned_buffer.h"
+#include "sim/core/tally.h"
 #include "sim/core/device_buffer.h"
 #include "sim/index/cell_index_gpu.h"
 #include "sim/index/neighbor_loop.h"
@@ -35,6 +36,27 @@ template <typename F>
 __global__ void __launch_bounds__(kBlock) for_each_kernel(F f, std::uint32_t n) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) f(i);
+}
+
+// for_each with the counts f returns summed per block in shared memory, then one atomic per block into
+// *totals: the tally costs no pass of its own.
+template <typename F>
+__global__ void __launch_bounds__(kBlock) for_each_tallied_kernel(F f, std::uint32_t n, TallyTotals* totals) {
+  __shared__ unsigned int block_sum_a, block_sum_b, block_max;
+  if (threadIdx.x == 0) block_sum_a = block_sum_b = block_max = 0u;
+  __syncthreads();
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    const Tally tally = f(i);
+    if (tally.sum_a != 0u) atomicAdd(&block_sum_a, tally.sum_a);
+    if (tally.sum_b != 0u) atomicAdd(&block_sum_b, tally.sum_b);
+    if (tally.max != 0u) atomicMax(&block_max, tally.max);
+  }
+  __syncthreads();
+  if (threadIdx.x != 0) return;
+  if (block_sum_a != 0u) atomicAdd(&totals->sum_a, (unsigned long long)block_sum_a);
+  if (block_sum_b != 0u) atomicAdd(&totals->sum_b, (unsigned long long)block_sum_b);
+  if (block_max != 0u) atomicMax(&totals->max, block_max);
 }
 
 template <typename F>
@@ -89,6 +111,8 @@ class CudaExecutor {
   // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
   // the steps, copied to pinned memory on a copy stream while the next steps run.
   static constexpr bool kSnapshotsOnDevice = true;
+  // Buffers are device memory: the host reads them only through read_back or download.
+  static constexpr bool kOnDevice = true;
   void begin_snapshot(std::size_t slot, const DeviceParticleArrays& arrays) {
     snapshots_.begin(slot, arrays, stream_);
   }
@@ -100,6 +124,16 @@ class CudaExecutor {
     if (n == 0) return;
     for_each_kernel<<<blocks_for(n), kBlock, 0, stream_>>>(f, n);
     SURGE_CUDA_CHECK_LAUNCH("for_each_kernel");
+  }
+
+  // f(i) returns a Tally; its sums and largest value are added into *totals (device memory) in the same
+  // kernel.
+  template <typename F>
+  void for_each_tallied(std::uint32_t n, const F& f, TallyTotals* totals) {
+    using namespace cuda_executor_detail;
+    if (n == 0) return;
+    for_each_tallied_kernel<<<blocks_for(n), kBlock, 0, stream_>>>(f, n, totals);
+    SURGE_CUDA_CHECK_LAUNCH("for_each_tallied_kernel");
   }
 
   template <typename F>
@@ -151,6 +185,8 @@ class CudaExecutor {
     sorted_count_ = n;
   }
   const std::uint32_t* cell_start() const { return index_.d_cell_start(); }
+  // sorted_order()[k]: the particle (as they stood at build_index) that is k-th in cell order.
+  const std::uint32_t* sorted_order() const { return index_.d_sorted_order(); }
   // Neighbours come from the cells on the GPU: a list would cost more memory traffic than the candidate tests
   // it saves (docs/perf/).
   void build_neighbor_lists(const GridGeometry&, const CellIndexView&, const CellIndexView&, std::uint32_t,

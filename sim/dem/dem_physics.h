@@ -269,6 +269,13 @@ SURGE_HD void integrate_grain_spin(const DemParameters& p, Vec4f alpha, Vec4f& w
   w.z += p.dt * alpha.z;
 }
 
+// The grain's material density m / (4/3 pi r^3) [kg/m^3] from its position (w = r) and velocity (w = m),
+// which the exports and the renderer carry as "density".
+SURGE_HD float grain_material_density(Vec4f position, Vec4f velocity) {
+  const float r = position.w;
+  return velocity.w / (4.0f / 3.0f * 3.14159265f * r * r * r);
+}
+
 // 0 when the grain is fine; 1 (Instability::nan_value) for a non-finite state; 2 (left_domain) when its
 // centre is more than a radius beyond a face of the domain: through a wall, or out of an open face.
 SURGE_HD int check_grain(const DemParameters& p, Vec4f x, Vec4f v) {

@@ -1,5 +1,6 @@
-// The granular solver's backends: both implement surge::Simulation over the single-source contact law in
-// sim/dem/dem_physics.h. make_simulation() (sim/backend/simulation_factory.cpp) picks one.
+// The granular solver's backends: DemSolver (sim/dem/dem_solver.h, over the single-source contact law in
+// sim/dem/dem_physics.h) on the CPU, GPU or hybrid executor behind surge::Simulation. make_simulation()
+// (sim/backend/simulation_factory.cpp) picks one.
 #pragma once
 
 #include <memory>
@@ -28,9 +29,10 @@ class DemSimulation : public Simulation {
   virtual void download_contact_history(std::vector<ContactSlot>& slots) = 0;
 };
 
-// How the CPU backend steps. reorder = false keeps the grains in creation order and reads neighbours through
-// the sorted order instead (the memory-order lesson's switch): the physics is the same, and a test compares
-// the two to show that the contact history does not depend on where a grain sits in memory.
+// How the CPU backend steps (the GPU backends always reorder). reorder = false keeps the grains in creation
+// order and reads neighbours through the sorted order instead (the memory-order lesson's switch): the physics
+// is the same, and a test compares the two to show that the contact history does not depend on where a grain
+// sits in memory.
 struct DemCpuOptions {
   bool reorder = true;
 };

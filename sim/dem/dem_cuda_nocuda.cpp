@@ -1,4 +1,4 @@
-// Built instead of dem_cuda_simulation.cu when nvcc is absent: the GPU backend reports why it is missing.
+// Built instead of dem_cuda.cu when nvcc is absent: the GPU backend reports why it is missing.
 #include <stdexcept>
 
 #include "sim/dem/dem_simulation.h"

@@ -28,7 +28,10 @@ class CpuExecutor {
   using Buffer = std::vector<T>;
 
   explicit CpuExecutor(TransferLedger&) {}
-  // The particles are host memory: Simulation's default (synchronous) download serves the overlapped export.
+  // The particles are host memory: a solver may read them (and its status) directly, and choose the passes
+  // written for the host (`if constexpr (Exec::kOnDevice)`).
+  static constexpr bool kOnDevice = false;
+  // Simulation's default (synchronous) download serves the overlapped export.
   static constexpr bool kSnapshotsOnDevice = false;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }

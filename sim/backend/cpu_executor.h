@@ -36,9 +36,12 @@ class CpuExecutor {
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 
+  // Below kParallelFrom items one thread runs the loop: starting a team costs microseconds (milliseconds when
+  // the cores are shared), more than a handful of items take (a two-body orbit steps 10^5 times).
+  static constexpr std::uint32_t kParallelFrom = 64;
   template <typename F>
   void for_each(std::uint32_t n, const F& f) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom)
     for (std::int64_t i = 0; i < std::int64_t(n); ++i) f(std::uint32_t(i));
   }
 

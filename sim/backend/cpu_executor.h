@@ -30,16 +30,22 @@ class CpuExecutor {
   using Buffer = std::vector<T>;
 
   explicit CpuExecutor(TransferLedger&) {}
-  // The particles are host memory: Simulation's default (synchronous) download serves the overlapped export.
+  // The particles are host memory: a solver may read them (and its status) directly, and choose the passes
+  // written for the host (`if constexpr (Exec::kOnDevice)`).
+  static constexpr bool kOnDevice = false;
+  // Simulation's default (synchronous) download serves the overlapped export.
   static constexpr bool kSnapshotsOnDevice = false;
   // The particles and every Buffer are host memory: a solver may read them between passes.
   static constexpr bool kOnDevice = false;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 
+  // Below kParallelFrom items one thread runs the loop: starting a team costs microseconds (milliseconds when
+  // the cores are shared), more than a handful of items take (a two-body orbit steps 10^5 times).
+  static constexpr std::uint32_t kParallelFrom = 64;
   template <typename F>
   void for_each(std::uint32_t n, const F& f) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n >= kParallelFrom)
     for (std::int64_t i = 0; i < std::int64_t(n); ++i) f(std::uint32_t(i));
   }
 

@@ -107,6 +107,8 @@ class CudaExecutor {
   }
   cudaStream_t stream() const { return stream_; }
   void synchronize() { stream_.synchronize(); }
+  // The particles are device memory: reading them or a status waits for the stream and crosses the bus.
+  static constexpr bool kOnDevice = true;
 
   // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
   // the steps, copied to pinned memory on a copy stream while the next steps run.

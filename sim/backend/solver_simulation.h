@@ -30,7 +30,16 @@ class SolverSimulation : public Interface {
         solver_(std::make_from_tuple<Solver>(
             std::tuple_cat(std::forward_as_tuple(exec_), std::move(solver_arguments)))) {}
 
-  std::string backend_name() const override { return exec_.name(); }
+  // The executor's name; a solver that names its floating-point type (n-body: double on the CPU, float on
+  // the GPU) adds it inside the parentheses: "cpu (2 OpenMP threads, double)".
+  std::string backend_name() const override {
+    std::string name = exec_.name();
+    if constexpr (requires { solver_.precision(); }) {
+      if (!name.empty() && name.back() == ')')
+        name.insert(name.size() - 1, std::string(", ") + solver_.precision());
+    }
+    return name;
+  }
   std::size_t fluid_count() const override { return solver_.particle_count(); }
   std::size_t capacity() const override { return solver_.capacity(); }
   std::size_t boundary_count() const override { return solver_.static_particle_count(); }

@@ -69,15 +69,24 @@ void CpuBarnesHut<T>::build_nodes(T theta) {
 }
 
 template <typename T>
-void CpuBarnesHut<T>::compute(const std::vector<Body<T>>& bodies, T gravitational_constant, T softening,
-                              T theta, bool with_potential, GravityField<T>& out) {
-  const std::size_t n = bodies.size();
+void CpuBarnesHut<T>::build(const std::vector<Body<T>>& bodies, T theta) {
+  if (bodies.empty()) {
+    sorted_.clear();
+    order_.clear();
+    return;
+  }
+  sort_by_morton_code(bodies);
+  build_nodes(theta);
+}
+
+template <typename T>
+void CpuBarnesHut<T>::gravity(T gravitational_constant, T softening, bool with_potential,
+                              GravityField<T>& out) const {
+  const std::size_t n = sorted_.size();
   out.acceleration.assign(n, Vec3<T>{});
   out.potential.assign(with_potential ? n : 0, T(0));
   out.interactions = 0;
   if (n == 0) return;
-  sort_by_morton_code(bodies);
-  build_nodes(theta);
   const BarnesHutTreeView<T> view{sorted_.data(), nodes_.data(), left_.data(), right_.data(),
                                   std::uint32_t(n)};
   const T eps2 = softening * softening;
@@ -97,6 +106,13 @@ void CpuBarnesHut<T>::compute(const std::vector<Body<T>>& bodies, T gravitationa
     }
   }
   out.interactions = interactions;
+}
+
+template <typename T>
+void CpuBarnesHut<T>::compute(const std::vector<Body<T>>& bodies, T gravitational_constant, T softening,
+                              T theta, bool with_potential, GravityField<T>& out) {
+  build(bodies, theta);
+  gravity(gravitational_constant, softening, with_potential, out);
 }
 
 template <typename T>

@@ -20,9 +20,14 @@ struct GravityField {
 template <typename T>
 class CpuBarnesHut {
  public:
-  // Gravity on every body; theta in (0, 1].
+  // Gravity on every body; theta in (0, 1]: build() then gravity().
   void compute(const std::vector<Body<T>>& bodies, T gravitational_constant, T softening, T theta,
                bool with_potential, GravityField<T>& out);
+  // The tree of `bodies` (Morton sort, radix tree, node summaries), which keep their order: the n-body
+  // solver times it as its index stage, apart from the walk.
+  void build(const std::vector<Body<T>>& bodies, T theta);
+  // Gravity on the bodies of the last build(), in their order.
+  void gravity(T gravitational_constant, T softening, bool with_potential, GravityField<T>& out) const;
 
   // The tree of the last compute(), for tests.
   const std::vector<Body<T>>& sorted_bodies() const { return sorted_; }

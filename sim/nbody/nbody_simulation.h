@@ -1,5 +1,6 @@
-// The n-body solver's backends behind surge::Simulation (sim/backend/simulation.h). make_simulation()
-// picks one for a scene with solver = "nbody".
+// The n-body solver (nbody_solver.h) behind surge::Simulation, on the CPU or the GPU executor through
+// SolverSimulation (made in sim/backend/nbody_cpu.cpp and nbody_cuda.cu). make_simulation() picks one for a
+// scene with solver = "nbody".
 #pragma once
 
 #include <memory>

@@ -35,8 +35,6 @@ class CpuExecutor {
   static constexpr bool kOnDevice = false;
   // Simulation's default (synchronous) download serves the overlapped export.
   static constexpr bool kSnapshotsOnDevice = false;
-  // The particles and every Buffer are host memory: a solver may read them between passes.
-  static constexpr bool kOnDevice = false;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 

@@ -30,7 +30,17 @@ class SolverSimulation : public Interface {
         solver_(std::make_from_tuple<Solver>(
             std::tuple_cat(std::forward_as_tuple(exec_), std::move(solver_arguments)))) {}
 
-  std::string backend_name() const override { return exec_.name(); }
+  // The executor's name; a solver with a variant (`variant_name()`, empty for the default) adds it inside
+  // the name's parentheses: "gpu (NVIDIA H200, CC 9.0, split force pass)".
+  std::string backend_name() const override {
+    std::string name = exec_.name();
+    if constexpr (requires { solver_.variant_name(); }) {
+      const std::string variant = solver_.variant_name();
+      if (!variant.empty() && !name.empty() && name.back() == ')')
+        name.insert(name.size() - 1, ", " + variant);
+    }
+    return name;
+  }
   std::size_t fluid_count() const override { return solver_.particle_count(); }
   std::size_t capacity() const override { return solver_.capacity(); }
   std::size_t boundary_count() const override { return solver_.static_particle_count(); }

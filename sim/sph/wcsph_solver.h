@@ -26,6 +26,9 @@
 #include <vector>
 
 #include "sim/core/max_keys.h"
+#include "sim/core/named_value.h"
+#include "sim/core/stage_times.h"
+#include "sim/core/step_status.h"
 #include "sim/sph/fluid_solver.h"
 #include "sim/sph/force_pass.h"
 #include "sim/sph/wcsph_physics.h"

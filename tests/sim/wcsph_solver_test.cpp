@@ -2,6 +2,8 @@
 // then the wall loop over the compacted list of wall-side particles, then XSPH and the maxima) adds the same
 // terms in the same order as the single pass, so the particles agree bit for bit; the GPU runs the same
 // template (tests/gpu/gpu_modes_test.cpp compares it with the CPU there).
+#include "sim/sph/wcsph_solver.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,7 +14,6 @@
 #include "sim/backend/solver_simulation.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
-#include "sim/sph/wcsph_solver.h"
 
 namespace surge {
 namespace {

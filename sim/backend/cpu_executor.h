@@ -5,6 +5,7 @@
 //   for_each(n, f)      f(i) for every particle
 //   sum(n, f), max(n, f) reductions whose result the host needs (on the GPU: a small readback)
 //   for_each_tallied    f(i) for every particle, adding up the counts f returns (sim/core/tally.h)
+//   max_into, sum_into, for_each_with_max, single   results that stay where the particles live
 //   build_index, reorder  particles sorted by grid cell, and any per-particle array carried along
 //   begin/end(stage)    stage timers
 #pragma once
@@ -20,6 +21,7 @@
 
 #include "sim/backend/simulation.h"
 #include "sim/core/tally.h"
+#include "sim/core/max_keys.h"
 #include "sim/index/cell_index_cpu.h"
 
 namespace surge {
@@ -35,6 +37,8 @@ class CpuExecutor {
   static constexpr bool kOnDevice = false;
   // Simulation's default (synchronous) download serves the overlapped export.
   static constexpr bool kSnapshotsOnDevice = false;
+  // The particles live in host memory: a solver may read its device-resident state directly.
+  static constexpr bool kOnDevice = false;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 
@@ -91,6 +95,18 @@ class CpuExecutor {
     for (std::int64_t i = 0; i < std::int64_t(n); ++i) largest = std::max(largest, T(f(std::uint32_t(i))));
     *destination = largest;
   }
+  // f(i) for every i < n, each returning K keys (sim/core/max_keys.h) that raise destination[0..K) to their
+  // largest: a pass and its maxima in one loop (an OpenMP max reduction here, one atomic a block on the GPU).
+  template <int K, typename F>
+  void for_each_with_max(unsigned long long* destination, std::uint32_t n, const F& f) {
+    unsigned long long largest[K] = {};
+#pragma omp parallel for schedule(static) reduction(max : largest[:K])
+    for (std::int64_t i = 0; i < std::int64_t(n); ++i) {
+      const MaxKeys<K> keys = f(std::uint32_t(i));
+      for (int k = 0; k < K; ++k) largest[k] = std::max(largest[k], keys.key[k]);
+    }
+    for (int k = 0; k < K; ++k) destination[k] = std::max(destination[k], largest[k]);
+  }
   template <typename F>
   void sum_into(double* destination, std::uint32_t n, const F& f) {
     *destination = sum(n, f);
@@ -107,9 +123,25 @@ class CpuExecutor {
     return buffer.front();
   }
 
-  // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter).
-  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
+  // The indices i < n with flags[i] != 0, in order, into list; their count into *count.
+  void select_flagged(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* list,
+                      std::uint32_t* count) {
+    std::uint32_t listed = 0;
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (flags[i] != 0u) list[listed++] = i;
+    *count = listed;
+  }
+
+  // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter). The
+  // host always knows the active count: `active_count`, a count that grows on the device, is for the GPU.
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n,
+                   const std::uint32_t* active_count = nullptr) {
+    (void)active_count;
     index_.build(grid, std::span<const Vec4f>(positions.data(), n));
+  }
+  // Particles are always gathered into cell order here: neighbours need no indirection.
+  const std::uint32_t* neighbor_order() const {
+    return nullptr;
   }
   const std::uint32_t* cell_start() const {
     return index_.cell_start().data();

@@ -11,7 +11,9 @@
 #include <array>
 #include <chrono>
 #include <cstring>
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_select.cuh>
 #include <cuda/functional>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include "sim/core/pinned_buffer.h"
 #include "sim/core/tally.h"
 #include "sim/core/device_buffer.h"
+#include "sim/core/max_keys.h"
 #include "sim/index/cell_index_gpu.h"
 #include "sim/index/neighbor_loop.h"
 
@@ -64,6 +67,22 @@ __global__ void single_kernel(F f) {
   f();
 }
 
+// f(i) for every thread's particle, its K keys reduced over the block, then one atomicMax a block per key.
+template <int K, typename F>
+__global__ void __launch_bounds__(kBlock)
+    for_each_with_max_kernel(F f, std::uint32_t n, unsigned long long* destination) {
+  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  MaxKeys<K> keys;
+  if (i < n) keys = f(i);
+  using Reduce = cub::BlockReduce<unsigned long long, kBlock>;
+  __shared__ typename Reduce::TempStorage storage;
+  for (int k = 0; k < K; ++k) {
+    const unsigned long long block_max = Reduce(storage).Reduce(keys.key[k], cuda::maximum<>{});
+    if (threadIdx.x == 0 && block_max != 0ull) atomicMax(&destination[k], block_max);
+    __syncthreads();  // the next key reuses the storage
+  }
+}
+
 template <typename T>
 __global__ void gather_kernel(const std::uint32_t* __restrict__ order, std::uint32_t n,
                               const T* __restrict__ values, T* __restrict__ sorted /* out */) {
@@ -85,8 +104,11 @@ class CudaExecutor {
   template <typename T>
   using Buffer = DeviceBuffer<T>;
 
-  CudaExecutor(TransferLedger& ledger, const GpuInfo& gpu, IndexBuild index_build = IndexBuild::radix_sort)
-      : ledger_(ledger), gpu_(gpu), index_build_(index_build) {
+  // `reorder` false keeps the particles in creation order: the memory-order lesson
+  // (docs/lessons/3-memory-order.md) reads neighbours through the cell index's sorted order instead.
+  CudaExecutor(TransferLedger& ledger, const GpuInfo& gpu, IndexBuild index_build = IndexBuild::radix_sort,
+               bool reorder = true)
+      : ledger_(ledger), gpu_(gpu), index_build_(index_build), reorder_(reorder) {
     host_result_.resize(1);
     read_back_.resize(kReadBackBytes);
     result_.resize(1);
@@ -103,7 +125,7 @@ class CudaExecutor {
 
   std::string name() const {
     return "gpu (" + gpu_.name + ", CC " + std::to_string(gpu_.compute_major) + "." +
-           std::to_string(gpu_.compute_minor) + ")";
+           std::to_string(gpu_.compute_minor) + (reorder_ ? "" : ", particles in creation order") + ")";
   }
   cudaStream_t stream() const { return stream_; }
   void synchronize() { stream_.synchronize(); }
@@ -113,6 +135,8 @@ class CudaExecutor {
   // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
   // the steps, copied to pinned memory on a copy stream while the next steps run.
   static constexpr bool kSnapshotsOnDevice = true;
+  // The particles live in device memory: the host reads a solver's state only through read_back.
+  static constexpr bool kOnDevice = true;
   void begin_snapshot(std::size_t slot, const DeviceParticleArrays& arrays) {
     snapshots_.begin(slot, arrays, stream_);
   }
@@ -151,6 +175,16 @@ class CudaExecutor {
   void max_into(T* destination, std::uint32_t n, const F& f) {
     reduce_into<T>(destination, n, f, cuda::maximum<>{}, T(0));
   }
+  // f(i) for every i < n, each returning K keys (sim/core/max_keys.h) that raise destination[0..K) (device
+  // memory) to their largest: the maxima are fused into the pass, a block reduction and one atomicMax a block
+  // per key, where a max_into after it would read its results again.
+  template <int K, typename F>
+  void for_each_with_max(unsigned long long* destination, std::uint32_t n, const F& f) {
+    using namespace cuda_executor_detail;
+    if (n == 0) return;
+    for_each_with_max_kernel<K><<<blocks_for(n), kBlock, 0, stream_>>>(f, n, destination);
+    SURGE_CUDA_CHECK_LAUNCH("for_each_with_max_kernel");
+  }
   template <typename F>
   void sum_into(double* destination, std::uint32_t n, const F& f) {
     reduce_into<double>(destination, n, f, cuda::std::plus<>{}, 0.0);
@@ -179,11 +213,26 @@ class CudaExecutor {
     return value;
   }
 
-  // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter).
-  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
-    index_.build(grid, positions.data(), n, index_build_, stream_);
+  // The indices i < n with flags[i] != 0 (device memory), in order, into list; their count into *count,
+  // on the device: CUB's stream compaction.
+  void select_flagged(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* list, std::uint32_t* count) {
+    const thrust::counting_iterator<std::uint32_t> indices(0);
+    std::size_t bytes = 0;
+    SURGE_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, indices, flags, list, count, n, stream_));
+    if (bytes > temp_.size()) temp_.resize(bytes);
+    SURGE_CUDA_CHECK(cub::DeviceSelect::Flagged(temp_.data(), bytes, indices, flags, list, count, n, stream_));
+  }
+
+  // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter). With
+  // `active_count` (device memory: a count the device grows, the GPU WCSPH emitter's) n is a bound and only
+  // the first *active_count take part; the others sort past every cell.
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n,
+                   const std::uint32_t* active_count = nullptr) {
+    index_.build(grid, positions.data(), n, index_build_, stream_, active_count);
     sorted_count_ = n;
   }
+  // Null when reorder() gathers the particles into cell order; else the order to read neighbours through.
+  const std::uint32_t* neighbor_order() const { return reorder_ ? nullptr : index_.d_sorted_order(); }
   const std::uint32_t* cell_start() const { return index_.d_cell_start(); }
   // sorted_order()[k]: the particle (as they stood at build_index) that is k-th in cell order.
   const std::uint32_t* sorted_order() const { return index_.d_sorted_order(); }
@@ -202,6 +251,7 @@ class CudaExecutor {
   template <typename T>
   void reorder(Buffer<T>& values, Buffer<T>& scratch) {
     using namespace cuda_executor_detail;
+    if (!reorder_) return;  // creation order kept: neighbor_order() gives the cell order
     scratch.resize(values.size());
     if (sorted_count_ == 0) return;
     gather_kernel<<<blocks_for(sorted_count_), kBlock, 0, stream_>>>(
@@ -308,6 +358,7 @@ class CudaExecutor {
   GpuInfo gpu_;
   CudaStream stream_;  // declared before the buffers the queued work reads: destroyed after them
   IndexBuild index_build_;
+  bool reorder_;
   GpuCellIndex index_;
   std::uint32_t sorted_count_ = 0;
   DeviceBuffer<double> result_;

@@ -20,6 +20,7 @@
 #include "sim/core/step_status.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/index/index_build.h"
+#include "sim/sph/force_pass.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -128,10 +129,6 @@ std::unique_ptr<Simulation> make_cpu_simulation(const SphSetup& setup);
 
 // How the GPU-resident backend runs its step. The defaults are the fast choices; the others exist for the
 // classroom lessons (docs/lessons/) and give the same physics.
-enum class ForcePass {
-  single,  // one kernel: each thread runs its particle's fluid loop, then its wall loop (branchy)
-  split,   // fluid loop for all particles, then the wall loop over a compacted list of wall-side particles
-};
 struct GpuStepOptions {
   IndexBuild index_build = IndexBuild::radix_sort;  // lesson 5: atomics (counting) vs radix sort
   bool reorder = true;  // lesson 3: false keeps particles in creation order (no gather by cell)

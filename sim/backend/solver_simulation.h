@@ -30,13 +30,14 @@ class SolverSimulation : public Interface {
         solver_(std::make_from_tuple<Solver>(
             std::tuple_cat(std::forward_as_tuple(exec_), std::move(solver_arguments)))) {}
 
-  // The executor's name; a solver that names its floating-point type (n-body: double on the CPU, float on
-  // the GPU) adds it inside the parentheses: "cpu (2 OpenMP threads, double)".
+  // The executor's name; a solver with a variant (`variant_name()`, empty for the default) adds it inside
+  // the name's parentheses: "gpu (NVIDIA H200, CC 9.0, split force pass)".
   std::string backend_name() const override {
     std::string name = exec_.name();
-    if constexpr (requires { solver_.precision(); }) {
-      if (!name.empty() && name.back() == ')')
-        name.insert(name.size() - 1, std::string(", ") + solver_.precision());
+    if constexpr (requires { solver_.variant_name(); }) {
+      const std::string variant = solver_.variant_name();
+      if (!variant.empty() && !name.empty() && name.back() == ')')
+        name.insert(name.size() - 1, ", " + variant);
     }
     return name;
   }

@@ -1,10 +1,9 @@
-// The WCSPH step's CUDA kernels, shared by the GPU-resident backend (cuda_simulation.cu) and the
-// classroom's hybrid backends (hybrid_simulation.cu): one set of launches over the single-source physics
-// in sim/sph/wcsph_physics.h, whatever builds the cell index.
+// The WCSPH step's CUDA kernels of the classroom's hybrid backends (hybrid_simulation.cu), over the
+// single-source physics in sim/sph/wcsph_physics.h. The GPU-resident backend runs WcsphSolver
+// (sim/sph/wcsph_solver.h) instead; this file goes when the hybrid modes become executors.
 //
 // Contents: launch sizing; DeviceStepState (step bookkeeping kept on the device) and its readback;
-// kernels: gather_particles, density_kernel, acceleration_kernel (one pass) and the split force passes,
-// choose_time_step, integrate_kernel, advance_clock; StageEvents (per-stage CUDA event timing);
+// kernels: gather_particles, density_kernel, acceleration_kernel, choose_time_step, integrate_kernel, advance_clock; StageEvents (per-stage CUDA event timing);
 // the device-memory capacity check.
 //
 // Everything here has internal linkage (an unnamed namespace): each .cu file that includes it gets its
@@ -24,7 +23,6 @@
 #include "sim/backend/simulation.h"
 #include "sim/core/cuda_check.h"
 #include "sim/core/device_buffer.h"
-#include "sim/sph/emitter.h"
 #include "sim/sph/wcsph_physics.h"
 
 namespace surge {
@@ -48,18 +46,8 @@ struct DeviceStepState {
   // its cell index was built from, and the largest acceleration of the last step [m/s^2].
   unsigned int max_displacement2_bits;
   float max_acceleration;
-  // Particles taking part: the first active_count slots. An emitter (cuda_simulation.cu) grows it on the
-  // device, so kernels launched over more slots leave the others alone.
+  // Particles taking part: the first active_count slots.
   unsigned int active_count;
-  // The emitter's schedule (sim/sph/emitter.h), kept where the time is.
-  long long next_layer;
-  unsigned int next_id;
-  int emitter_full;
-  unsigned int nozzle_occupied;  // set by the slot check, cleared by the decision
-  unsigned int emit_now;         // the decision: a layer enters at emit_first, ids from emit_first_id
-  unsigned int emit_first;
-  unsigned int emit_first_id;
-  float emit_advance;
 };
 
 DeviceStepState initial_step_state(const SphParameters& params, const ParticleFrame& fluid) {
@@ -68,7 +56,6 @@ DeviceStepState initial_step_state(const SphParameters& params, const ParticleFr
   initial.time_s = fluid.time_s;
   initial.step = fluid.step;
   initial.active_count = std::uint32_t(fluid.size());
-  initial.next_id = std::uint32_t(fluid.size());
   return initial;
 }
 
@@ -78,7 +65,6 @@ StepStatus to_step_status(const DeviceStepState& s) {
   st.time_s = s.time_s;
   st.dt_s = s.dt_s;
   st.max_speed = s.max_speed;
-  st.emitter_full = s.emitter_full != 0;
   st.instability = Instability(s.instability);
   st.bad_step = long(s.bad_step);
   st.bad_particle = s.bad_particle;
@@ -173,70 +159,6 @@ __global__ void __launch_bounds__(kBlock)
   reduce_step_maxima(acceleration2, speed2, particle_id, state);
 }
 
-// Split force pass, 1 of 3: the fluid loop for every particle (uniform work across a warp), and a flag
-// for each particle whose cell block holds wall particles.
-template <typename Kernel>
-__global__ void fluid_acceleration_kernel(Kernel kernel, SphParameters params, GridGeometry grid,
-                                          FluidFields fluid, CellIndexView boundary, std::uint32_t n,
-                                          ParticleAcceleration* __restrict__ out /* out */,
-                                          std::uint32_t* __restrict__ near_wall /* out: 0 or 1 */,
-                                          const DeviceStepState* state) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  if (i >= state->active_count) {
-    near_wall[i] = 0u;  // not a particle (yet): no wall pass
-    return;
-  }
-  ParticleAcceleration a = start_acceleration(params, fluid, i);
-  add_fluid_acceleration(kernel, params, grid, fluid, i, a);
-  out[i] = a;
-  // Wall particles in the 3x3x3 cell block: the wall loop would visit at least one.
-  const Vec3f x = xyz(fluid.index.positions[i]);
-  const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
-  const int x_first = cx > 0 ? cx - 1 : 0, x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
-  std::uint32_t walls = 0;
-  for (int z = max(cz - 1, 0); z <= min(cz + 1, grid.nz - 1); ++z)
-    for (int y = max(cy - 1, 0); y <= min(cy + 1, grid.ny - 1); ++y)
-      walls += boundary.cell_start[grid.key(x_last, y, z) + 1] - boundary.cell_start[grid.key(x_first, y, z)];
-  near_wall[i] = walls > 0 ? 1u : 0u;
-}
-
-// Split force pass, 2 of 3: the wall loop, only for the particles listed (those near a wall), so every
-// thread of a warp does wall work. Launched over n threads; those past *d_count leave at once.
-template <typename Kernel>
-__global__ void boundary_acceleration_kernel(Kernel kernel, SphParameters params, GridGeometry grid,
-                                             FluidFields fluid, CellIndexView boundary,
-                                             const std::uint32_t* __restrict__ listed,
-                                             const std::uint32_t* __restrict__ d_count,
-                                             ParticleAcceleration* __restrict__ out /* in, out */) {
-  const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= *d_count) return;
-  const std::uint32_t i = listed[k];
-  ParticleAcceleration a = out[i];
-  add_boundary_acceleration(kernel, params, grid, fluid, boundary, i, a);
-  out[i] = a;
-}
-
-// Split force pass, 3 of 3: XSPH scaling and the step's maxima, as the one-kernel pass does them.
-__global__ void __launch_bounds__(kBlock)
-    finish_acceleration_kernel(SphParameters params, const Vec4f* __restrict__ velocity,
-                               const std::uint32_t* __restrict__ id, std::uint32_t n,
-                               ParticleAcceleration* __restrict__ out /* in, out */,
-                               DeviceStepState* state /* in, out: maxima */) {
-  const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  float acceleration2 = 0.0f, speed2 = 0.0f;
-  std::uint32_t particle_id = 0u;
-  if (i < n && i < state->active_count) {
-    ParticleAcceleration a = out[i];
-    finish_acceleration(params, a);
-    out[i] = a;
-    acceleration2 = length_squared(a.acceleration);
-    speed2 = length_squared(xyz(velocity[i]));
-    particle_id = id[i];
-  }
-  reduce_step_maxima(acceleration2, speed2, particle_id, state);
-}
-
 // One thread: the next time step from this step's maxima; then the maxima are cleared for the next step.
 __global__ void choose_time_step(SphParameters params, DeviceStepState* state) {
   if (state->instability != 0) return;
@@ -260,19 +182,12 @@ __global__ void integrate_kernel(SphParameters params, const ParticleAcceleratio
                                  const std::uint32_t* __restrict__ id, std::uint32_t n,
                                  Vec4f* __restrict__ position /* in, out */,
                                  Vec4f* __restrict__ velocity /* in, out */, DeviceStepState* state,
-                                 const Vec4f* __restrict__ reference = nullptr, EmitterNozzle nozzle = {},
-                                 bool emitter_on = false) {
+                                 const Vec4f* __restrict__ reference = nullptr) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   const bool stopped = state->instability != 0;
   if (i >= n || i >= state->active_count || stopped) return;
   ParticleAcceleration a = acceleration[i];
   Vec4f x = position[i], v = velocity[i];
-  // The emitter's nozzle guides its newest layer (sim/sph/emitter.h).
-  if (emitter_on && state->emitter_full == 0 && nozzle_open(nozzle, state->time_s) &&
-      in_nozzle_guide(nozzle, xyz(x), id[i])) {
-    a = ParticleAcceleration{};
-    v = nozzle_velocity(nozzle);
-  }
   integrate_particle(state->dt_s, a, x, v);
   position[i] = x;
   velocity[i] = v;

@@ -25,8 +25,9 @@ namespace surge {
 //                                                     (n-body energies), added to step_figures()
 //   begin_snapshot(slot)                              on executors with kSnapshotsOnDevice: the overlapped
 //                                                     export's device-side snapshot
-//   precision() -> const char*                        the floating-point type it runs in, for the backend's
-//                                                     name (n-body: "double" on the CPU, "float" on the GPU)
+//   variant_name() -> std::string                     a lesson variant of the step, for backend_name()
+//   static constexpr bool kStatusOnDevice             status() reads the device (SolverSimulation then
+//                                                     tallies no figures per step)
 template <typename S>
 concept StepSolver = requires(S& solver, const S& constant, ParticleFrame& frame, std::string_view name,
                               const ParameterValue& value, const DeviceParticleTargets& targets) {

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -199,7 +200,7 @@ class NbodySolver {
                                 zeros_.data(), zeros_.data(), ids_.data(), n_});
   }
 
-  const char* precision() const { return std::is_same_v<Real, double> ? "double" : "float"; }
+  std::string variant_name() const { return std::is_same_v<Real, double> ? "double" : "float"; }
   std::size_t particle_count() const { return n_; }
   std::size_t capacity() const { return n_; }
   std::size_t static_particle_count() const { return 0; }

@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "sim/backend/live_parameters.h"
+#include "sim/core/named_value.h"
 #include "sim/core/render_targets.h"
+#include "sim/core/stage_times.h"
 #include "sim/sph/fluid_state.h"
 #include "sim/sph/kernels.h"
 

@@ -109,20 +109,25 @@ struct FluidState {
   }
 
   // Sorts the particles by cell; `carried` are the solver's own per-particle arrays that move with them.
+  // An executor that keeps particles in creation order (the memory-order lesson) leaves them in place and
+  // the views read neighbours through the sorted order.
   template <typename... Carried>
   void sort_by_cell(Buffer<Carried>&... carried) {
-    exec.build_index(grid, position, n);
+    exec.build_index(grid, position, n + pending, device_count);
     exec.reorder(position, vec4_scratch);
     exec.reorder(velocity, vec4_scratch);
     exec.reorder(id, id_scratch);
     (reorder_carried(carried), ...);
-    exec.build_neighbor_lists(grid, cell_view(position.data(), exec.cell_start()),
-                              cell_view(boundary.data(), boundary_cell_start.data()), n, params.support);
+    if (neighbor_lists)
+      exec.build_neighbor_lists(grid, cell_view(position.data(), exec.cell_start()),
+                                cell_view(boundary.data(), boundary_cell_start.data()), n, params.support);
   }
 
   // Views for the physics: through the executor's neighbour lists where it keeps them (the CPU), else cells.
   CellIndexView fluid_view() const {
     CellIndexView view = cell_view(position.data(), exec.cell_start());
+    view.sorted_order = exec.neighbor_order();
+    if (!neighbor_lists) return view;
     view.list_start = exec.fluid_list_start();
     view.list = exec.fluid_list();
     view.list_gradient = exec.fluid_list_gradient();
@@ -130,6 +135,7 @@ struct FluidState {
   }
   CellIndexView boundary_view() const {
     CellIndexView view = cell_view(boundary.data(), boundary_cell_start.data());
+    if (!neighbor_lists) return view;
     view.list_start = exec.boundary_list_start();
     view.list = exec.boundary_list();
     view.list_gradient = exec.boundary_list_gradient();
@@ -198,8 +204,8 @@ struct FluidState {
 
   // The overlapped export's snapshot (Simulation::begin_download), on executors that take it on the device.
   void begin_snapshot(std::size_t slot) {
-    exec.begin_snapshot(slot,
-                        {position.data(), velocity.data(), density.data(), pressure.data(), id.data(), n});
+    exec.begin_snapshot(
+        slot, {position.data(), velocity.data(), density.data(), pressure.data(), id.data(), n + pending});
   }
 
   Exec& exec;
@@ -207,6 +213,14 @@ struct FluidState {
   GridGeometry grid;
   std::uint32_t n;         // active particles
   std::uint32_t capacity;  // allocated particles
+  // A solver whose emitter runs on the device (GPU WCSPH) knows n only from its last status readback: up to
+  // `pending` more slots may have filled since, the device counts them at `device_count`, and the index and
+  // the solver's passes cover n + pending slots, each checking the device's count.
+  std::uint32_t pending = 0;
+  const std::uint32_t* device_count = nullptr;
+  // The executor's neighbour lists (CPU), for solvers that visit each neighbourhood many times a step; a
+  // solver that visits it twice (WCSPH) reads the cells and turns them off.
+  bool neighbor_lists = true;
   EmitterSetup emitter;
   EmitterSchedule schedule;
   Buffer<Vec4f> emitter_layer;  // the nozzle's layer offsets, on the executor's side

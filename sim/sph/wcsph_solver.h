@@ -1,0 +1,476 @@
+// One weakly compressible SPH step, written once for any executor: CpuExecutor runs it in OpenMP loops,
+// CudaExecutor in CUDA kernels. The per-particle equations are in wcsph_physics.h.
+//
+//   emit                   a layer from the nozzle when one is due (sim/sph/emitter.h)
+//   sort by cell           neighbours of the current positions
+//   density, pressure      summation density (Akinci et al. 2012, eq. 5); Tait equation of state (Becker &
+//                          Teschner 2007, eq. 6)
+//   accelerations          pressure gradient, artificial viscosity (Monaghan 1992), XSPH, walls, gravity and
+//                          the stirring hand; the largest |a| and |v| into the step state as the pass runs
+//   time step              Courant, force and viscous conditions, chosen where the state lives (exec.single)
+//   integrate              symplectic Euler, the nozzle's guide, the domain check
+//   advance the clock
+//
+// The step's bookkeeping (WcsphStepState: clock, time step, maxima, instability, the emitter's counters)
+// lives in a one-entry buffer on the executor's side, so on the GPU a step needs no readback: status() is
+// the one, and the ledger records it. Two GPU techniques are named passes, each with a plain twin on the
+// host: the emitter's decision on the device (emit_on_device; the twin, FluidState::emit, decides on the
+// host) and the maxima fused into the force pass (for_each_with_max: a block reduction and an atomic on the
+// GPU, an OpenMP max reduction on the CPU). ForcePass::split runs the force pass as the divergence lesson's
+// fluid and wall passes (docs/lessons/4-divergence.md).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/max_keys.h"
+#include "sim/core/named_value.h"
+#include "sim/core/stage_times.h"
+#include "sim/core/step_status.h"
+#include "sim/sph/fluid_solver.h"
+#include "sim/sph/force_pass.h"
+#include "sim/sph/wcsph_physics.h"
+
+namespace surge {
+
+// Step bookkeeping kept where the particles are.
+struct WcsphStepState {
+  double time_s = 0;
+  long long step = 0;
+  float dt_s = 0;       // of the last step [s]
+  float max_speed = 0;  // of the last step [m/s]
+  // This step's maxima as max_key()s (sim/core/max_keys.h): |a|^2 with the particle's index, which names the
+  // particle when the time step collapses, and |v|^2. Cleared once the time step is chosen.
+  unsigned long long maxima[2] = {};
+  // The integrate pass's bad particle with the smallest creation id: id << 32 | index; kNoParticle if none.
+  unsigned long long bad_key = ~0ull;
+  int instability = 0;  // an Instability; the passes stop once it is set
+  unsigned int bad_particle = 0;
+  long long bad_step = 0;
+  Vec3f bad_position{}, bad_velocity{}, bad_acceleration{};
+  // Particles taking part: the first active_count slots. The GPU's emitter grows it on the device.
+  unsigned int active_count = 0;
+  // The GPU emitter's schedule (EmitterSchedule), kept where the clock is.
+  long long next_layer = 0;
+  unsigned int next_id = 0;
+  int emitter_full = 0;
+  unsigned int nozzle_occupied = 0;  // set by the slot check, cleared by the decision
+  unsigned int emit_now = 0;         // the decision: a layer enters at emit_first, ids from emit_first_id
+  unsigned int emit_first = 0;
+  unsigned int emit_first_id = 0;
+  float emit_advance = 0;
+};
+
+inline constexpr unsigned long long kNoParticle = ~0ull;
+
+// Smallest-wins for the integrate pass's report, from any thread of either executor.
+SURGE_HD void atomic_min(unsigned long long* address, unsigned long long value) {
+#if defined(__CUDA_ARCH__)
+  atomicMin(address, value);
+#else
+  unsigned long long seen = __atomic_load_n(address, __ATOMIC_RELAXED);
+  while (value < seen &&
+         !__atomic_compare_exchange_n(address, &seen, value, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+
+// Whether a wall particle lies in the 3x3x3 cell block around x: the wall loop would visit at least one.
+SURGE_HD bool near_wall_cells(const GridGeometry& grid, const CellIndexView& boundary, Vec3f x) {
+  const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
+  const int x_first = cx > 0 ? cx - 1 : 0, x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
+  std::uint32_t walls = 0;
+  for (int z = cz > 0 ? cz - 1 : 0; z <= (cz + 1 < grid.nz ? cz + 1 : grid.nz - 1); ++z)
+    for (int y = cy > 0 ? cy - 1 : 0; y <= (cy + 1 < grid.ny ? cy + 1 : grid.ny - 1); ++y)
+      walls += boundary.cell_start[grid.key(x_last, y, z) + 1] - boundary.cell_start[grid.key(x_first, y, z)];
+  return walls > 0;
+}
+
+// The step's two maxima keys for particle i (the speed at the start of the step, as the time step needs).
+SURGE_HD MaxKeys<2> step_maxima(const ParticleAcceleration& a, const Vec4f& v, std::uint32_t i) {
+  MaxKeys<2> keys;
+  keys.key[0] = max_key(length_squared(a.acceleration), i);
+  keys.key[1] = max_key(length_squared(xyz(v)));
+  return keys;
+}
+
+SURGE_HD void record_instability(WcsphStepState& s, int code, std::uint32_t id, const Vec4f& x,
+                                 const Vec4f& v, const Vec3f& a) {
+  s.instability = code;
+  s.bad_step = s.step;
+  s.bad_particle = id;
+  s.bad_position = xyz(x);
+  s.bad_velocity = xyz(v);
+  s.bad_acceleration = a;
+}
+
+// The GPU emitter's decision, one thread: layer_to_emit() of the host, from the state's clock and schedule.
+SURGE_HD void decide_emission(const EmitterNozzle& nozzle, bool enabled, std::uint32_t capacity,
+                              WcsphStepState& s) {
+  s.emit_now = 0u;
+  const bool occupied = s.nozzle_occupied != 0u;
+  s.nozzle_occupied = 0u;
+  if (!enabled || s.emitter_full != 0 || s.instability != 0) return;
+  const long long layer = latest_due_layer(nozzle, s.time_s);
+  if (layer < s.next_layer) return;
+  if (std::uint64_t(s.active_count) + nozzle.layer_size > capacity) {
+    s.emitter_full = 1;
+    return;
+  }
+  s.next_layer = layer + 1;
+  if (occupied) return;  // fluid still in the slot: skip this layer
+  s.emit_now = 1u;
+  s.emit_first = s.active_count;
+  s.emit_first_id = s.next_id;
+  s.emit_advance = layer_advance(nozzle, layer, s.time_s);
+  s.active_count += nozzle.layer_size;
+  s.next_id += nozzle.layer_size;
+}
+
+inline StepStatus to_step_status(const WcsphStepState& s) {
+  StepStatus st;
+  st.step = long(s.step);
+  st.time_s = s.time_s;
+  st.dt_s = s.dt_s;
+  st.max_speed = s.max_speed;
+  st.emitter_full = s.emitter_full != 0;
+  st.instability = Instability(s.instability);
+  st.bad_step = long(s.bad_step);
+  st.bad_particle = s.bad_particle;
+  st.bad_position = s.bad_position;
+  st.bad_velocity = s.bad_velocity;
+  st.bad_acceleration = s.bad_acceleration;
+  return st;
+}
+
+template <typename Exec>
+class WcsphSolver : public FluidSolver<Exec> {
+ public:
+  using FluidSolver<Exec>::fluid_;
+  template <typename T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+  // On the GPU reading the status waits for the device and copies: SolverSimulation does not per step.
+  static constexpr bool kStatusOnDevice = Exec::kOnDevice;
+
+  WcsphSolver(Exec& exec, const SphSetup& setup, ForcePass force_pass = ForcePass::single)
+      : FluidSolver<Exec>(exec, setup), force_pass_(force_pass) {
+    fluid_.neighbor_lists = false;  // two visits a neighbourhood a step: the cells serve them
+    const std::uint32_t capacity = fluid_.capacity;
+    exec.allocate(acceleration_, capacity);
+    if (force_pass_ == ForcePass::split) {
+      exec.allocate(near_wall_, capacity);
+      exec.allocate(near_wall_list_, capacity);
+      exec.allocate(near_wall_count_, 1);
+    }
+    WcsphStepState initial;
+    initial.dt_s = setup.params.dt_max;
+    // A run continued from a frame (a live mode switch) goes on at the frame's time and step.
+    initial.time_s = setup.fluid.time_s;
+    initial.step = setup.fluid.step;
+    initial.active_count = fluid_.n;
+    initial.next_id = fluid_.n;
+    initial.next_layer = fluid_.schedule.next_layer;
+    exec.upload(state_, std::vector<WcsphStepState>{initial}, "initial step state");
+    if constexpr (Exec::kOnDevice) {
+      fluid_.device_count = &state_.data()->active_count;
+      // The passes cover slots the emitter has not filled yet: they hold zeros, in the arrays and in the
+      // reorder's scratch that is swapped with them, rather than whatever the allocation held.
+      const std::uint32_t unused = capacity - fluid_.n;
+      fluid_.zero_new(fluid_.position, fluid_.n, unused);
+      fluid_.zero_new(fluid_.velocity, fluid_.n, unused);
+      fluid_.zero_new(fluid_.id, fluid_.n, unused);
+      exec.allocate(fluid_.vec4_scratch, capacity);
+      exec.allocate(fluid_.id_scratch, capacity);
+    }
+  }
+
+  // The StepSolver shape (sim/core/solver.h); the members on the particles are FluidSolver's.
+  void step() {
+    if constexpr (!Exec::kOnDevice) {
+      // The host reads the state for free: stop at once. On the GPU every pass checks it instead.
+      if (state_.front().instability != 0) return;
+    }
+    this->with_scene_kernel([&](const auto& kernel) { step(kernel); });
+  }
+  // The state, through one small readback on the GPU ("step status"); the active count is known again.
+  StepStatus status() {
+    const WcsphStepState s = fluid_.exec.read_back(state_, "step status");
+    fluid_.n = s.active_count;
+    fluid_.pending = 0;
+    return to_step_status(s);
+  }
+  void download(ParticleFrame& frame) {
+    const StepStatus st = status();
+    fluid_.download(frame);
+    frame.time_s = st.time_s;
+    frame.step = st.step;
+  }
+  std::vector<NamedValue> parameters() const { return describe_parameters(fluid_.params); }
+  std::vector<LiveParameter> live_parameters() const { return surge::live_parameters(fluid_.params); }
+  bool set_parameter(std::string_view name, const ParameterValue& value) {
+    return set_live_parameter(fluid_.params, name, value);
+  }
+  std::vector<NamedValue> named_figures() const { return {}; }
+  std::string variant_name() const { return force_pass_ == ForcePass::split ? "split force pass" : ""; }
+
+  template <typename Kernel>
+  void step(const Kernel& kernel) {
+    Exec& exec = fluid_.exec;
+    exec.begin(Stage::other);
+    emit();
+    exec.end();
+
+    exec.begin(Stage::index);
+    fluid_.sort_by_cell();
+    exec.end();
+
+    exec.begin(Stage::density);
+    compute_density_and_pressure(kernel);
+    exec.end();
+
+    exec.begin(Stage::forces);
+    if (force_pass_ == ForcePass::split) {
+      compute_accelerations_split(kernel);
+    } else {
+      compute_accelerations(kernel);
+    }
+    exec.end();
+
+    exec.begin(Stage::other);
+    choose_time_step();
+    exec.end();
+
+    exec.begin(Stage::integration);
+    integrate();
+    advance_clock();
+    exec.end();
+    exec.count_step();
+  }
+
+  // Slots the passes cover: the active particles, and on the GPU those the device may have emitted since.
+  std::uint32_t slots() const { return fluid_.n + fluid_.pending; }
+
+  void emit() {
+    if (!fluid_.emitter.present) return;
+    if constexpr (Exec::kOnDevice) {
+      emit_on_device();
+    } else {
+      emit_on_host();
+    }
+  }
+
+  // Plain twin of emit_on_device: the host decides from its clock (FluidState::emit, as DFSPH and PBF do).
+  void emit_on_host() {
+    WcsphStepState& s = state_.front();
+    fluid_.status.time_s = s.time_s;  // FluidState::emit schedules by this clock
+    fluid_.emit();
+    s.active_count = fluid_.n;
+    s.emitter_full = fluid_.schedule.full ? 1 : 0;
+  }
+
+  // The emitter on the device, where the clock is: a slot check over the active particles, a one-thread
+  // decision, then the layer written after the active ones, which the decision has already counted. The
+  // host does not know whether a layer entered, so the passes cover a bound: one layer more per step with
+  // the emitter on since the last status(). Nothing crosses the bus.
+  void emit_on_device() {
+    Exec& exec = fluid_.exec;
+    const bool enabled = fluid_.schedule.enabled;
+    const EmitterNozzle nozzle = fluid_.emitter.nozzle;
+    if (enabled) fluid_.pending = std::min(fluid_.pending + nozzle.layer_size, fluid_.capacity - fluid_.n);
+    WcsphStepState* state = state_.data();
+    const Vec4f* position = fluid_.position.data();
+    if (enabled) {
+      exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+        if (i >= state->active_count) return;
+        const long long layer = latest_due_layer(nozzle, state->time_s);
+        if (layer < state->next_layer) return;
+        // Every writer writes 1: the race is benign.
+        if (in_layer_slot(nozzle, xyz(position[i]), layer_advance(nozzle, layer, state->time_s)))
+          state->nozzle_occupied = 1u;
+      });
+    }
+    const std::uint32_t capacity = fluid_.capacity;
+    exec.single([=] SURGE_LAMBDA() { decide_emission(nozzle, enabled, capacity, *state); });
+    const Vec4f* offsets = fluid_.emitter_layer.data();
+    const float rest_density = fluid_.params.rest_density;
+    Vec4f* positions = fluid_.position.data();
+    Vec4f* velocities = fluid_.velocity.data();
+    std::uint32_t* ids = fluid_.id.data();
+    float* densities = fluid_.density.data();
+    float* pressures = fluid_.pressure.data();
+    exec.for_each(nozzle.layer_size, [=] SURGE_LAMBDA(std::uint32_t k) {
+      if (state->emit_now == 0u) return;
+      const std::uint32_t slot = state->emit_first + k;
+      place_emitted_particle(nozzle, offsets[k], state->emit_advance, positions[slot], velocities[slot]);
+      ids[slot] = state->emit_first_id + k;
+      densities[slot] = rest_density;
+      pressures[slot] = 0.0f;
+    });
+  }
+
+  // rho_i by summation over fluid and wall neighbours (Akinci et al. 2012, eq. 5), then p_i from the Tait
+  // equation (Becker & Teschner 2007, eq. 6).
+  template <typename Kernel>
+  void compute_density_and_pressure(const Kernel& kernel) {
+    const SphParameters p = fluid_.params;
+    const GridGeometry grid = fluid_.grid;
+    const CellIndexView fluid = fluid_.fluid_view(), boundary = fluid_.boundary_view();
+    float* density = fluid_.density.data();
+    float* pressure = fluid_.pressure.data();
+    fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+      const float rho = compute_density(kernel, p, grid, fluid, boundary, xyz(fluid.positions[i]));
+      density[i] = rho;
+      pressure[i] = tait_pressure(p, rho);
+    });
+  }
+
+  // a_i in one pass (wcsph_physics.h, compute_acceleration), the step's maxima fused into it.
+  template <typename Kernel>
+  void compute_accelerations(const Kernel& kernel) {
+    const SphParameters p = fluid_.params;
+    const GridGeometry grid = fluid_.grid;
+    const FluidFields fields = fluid_fields();
+    const CellIndexView boundary = fluid_.boundary_view();
+    ParticleAcceleration* acceleration = acceleration_.data();
+    const WcsphStepState* state = state_.data();
+    fluid_.exec.template for_each_with_max<2>(
+        state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+          if (i >= state->active_count) return MaxKeys<2>{};
+          const ParticleAcceleration a = compute_acceleration(kernel, p, grid, fields, boundary, i);
+          acceleration[i] = a;
+          return step_maxima(a, fields.velocity[i], i);
+        });
+  }
+
+  // The divergence lesson's variant of the same sums: the fluid loop for every particle (uniform work across
+  // a warp), the wall loop only for the particles next to a wall (compacted into a list), then the XSPH
+  // scaling and the maxima.
+  template <typename Kernel>
+  void compute_accelerations_split(const Kernel& kernel) {
+    Exec& exec = fluid_.exec;
+    const SphParameters p = fluid_.params;
+    const GridGeometry grid = fluid_.grid;
+    const FluidFields fields = fluid_fields();
+    const CellIndexView boundary = fluid_.boundary_view();
+    ParticleAcceleration* acceleration = acceleration_.data();
+    const WcsphStepState* state = state_.data();
+    std::uint32_t* near_wall = near_wall_.data();
+    exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+      if (i >= state->active_count) {
+        near_wall[i] = 0u;  // not a particle (yet): no wall pass
+        return;
+      }
+      ParticleAcceleration a = start_acceleration(p, fields, i);
+      add_fluid_acceleration(kernel, p, grid, fields, i, a);
+      acceleration[i] = a;
+      near_wall[i] = near_wall_cells(grid, boundary, xyz(fields.index.positions[i])) ? 1u : 0u;
+    });
+    std::uint32_t* listed = near_wall_list_.data();
+    const std::uint32_t* count = near_wall_count_.data();
+    exec.select_flagged(near_wall, slots(), listed, near_wall_count_.data());
+    // Over every slot, as the host does not know the count: those past it leave at once.
+    exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t k) {
+      if (k >= *count) return;
+      const std::uint32_t i = listed[k];
+      ParticleAcceleration a = acceleration[i];
+      add_boundary_acceleration(kernel, p, grid, fields, boundary, i, a);
+      acceleration[i] = a;
+    });
+    exec.template for_each_with_max<2>(state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+      if (i >= state->active_count) return MaxKeys<2>{};
+      ParticleAcceleration a = acceleration[i];
+      finish_acceleration(p, a);
+      acceleration[i] = a;
+      return step_maxima(a, fields.velocity[i], i);
+    });
+  }
+
+  // One thread: the time step from this step's maxima (adaptive_time_step); a collapsed one names the
+  // particle with the largest acceleration. The maxima are cleared for the next step.
+  void choose_time_step() {
+    const SphParameters p = fluid_.params;
+    WcsphStepState* state = state_.data();
+    const ParticleAcceleration* acceleration = acceleration_.data();
+    const Vec4f* position = fluid_.position.data();
+    const Vec4f* velocity = fluid_.velocity.data();
+    const std::uint32_t* id = fluid_.id.data();
+    fluid_.exec.single([=] SURGE_LAMBDA() {
+      WcsphStepState& s = *state;
+      if (s.instability != 0) return;
+      const float max_speed = sqrtf(max_key_value(s.maxima[1]));
+      const float max_acceleration = sqrtf(max_key_value(s.maxima[0]));
+      s.dt_s = adaptive_time_step(p, max_speed, max_acceleration);
+      s.max_speed = max_speed;
+      if (s.dt_s < p.dt_min && s.active_count > 0) {
+        const std::uint32_t i = max_key_low(s.maxima[0]);
+        record_instability(s, int(Instability::dt_collapse), id[i], position[i], velocity[i],
+                           acceleration[i].acceleration);
+      }
+      s.maxima[0] = 0ull;
+      s.maxima[1] = 0ull;
+    });
+  }
+
+  // Symplectic Euler for every particle; the nozzle guides the layer it let out last (sim/sph/emitter.h).
+  // A particle that is not finite or has left the domain is noted for advance_clock's report.
+  void integrate() {
+    const SphParameters p = fluid_.params;
+    const EmitterNozzle nozzle = fluid_.emitter.nozzle;
+    const bool guide = fluid_.emitter.present && fluid_.schedule.enabled;
+    WcsphStepState* state = state_.data();
+    ParticleAcceleration* acceleration = acceleration_.data();
+    Vec4f* position = fluid_.position.data();
+    Vec4f* velocity = fluid_.velocity.data();
+    const std::uint32_t* id = fluid_.id.data();
+    fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+      const WcsphStepState& s = *state;
+      if (i >= s.active_count || s.instability != 0) return;
+      ParticleAcceleration a = acceleration[i];
+      Vec4f x = position[i], v = velocity[i];
+      if (guide && s.emitter_full == 0 && nozzle_open(nozzle, s.time_s) &&
+          in_nozzle_guide(nozzle, xyz(x), id[i])) {
+        a = ParticleAcceleration{};
+        acceleration[i] = a;
+        v = nozzle_velocity(nozzle);
+      }
+      integrate_particle(s.dt_s, a, x, v);
+      position[i] = x;
+      velocity[i] = v;
+      if (check_particle(p, x, v) != 0) atomic_min(&state->bad_key, (std::uint64_t(id[i]) << 32) | i);
+    });
+  }
+
+  // One thread: time += dt, and the report of the bad particle with the smallest creation id, if any.
+  void advance_clock() {
+    const SphParameters p = fluid_.params;
+    WcsphStepState* state = state_.data();
+    const ParticleAcceleration* acceleration = acceleration_.data();
+    const Vec4f* position = fluid_.position.data();
+    const Vec4f* velocity = fluid_.velocity.data();
+    fluid_.exec.single([=] SURGE_LAMBDA() {
+      WcsphStepState& s = *state;
+      if (s.instability != 0) return;
+      s.step += 1;
+      s.time_s += s.dt_s;
+      if (s.bad_key == kNoParticle) return;
+      const std::uint32_t i = std::uint32_t(s.bad_key & 0xffffffffull);
+      record_instability(s, check_particle(p, position[i], velocity[i]), std::uint32_t(s.bad_key >> 32),
+                         position[i], velocity[i], acceleration[i].acceleration);
+    });
+  }
+
+ private:
+  FluidFields fluid_fields() const {
+    return {fluid_.fluid_view(), fluid_.velocity.data(), fluid_.density.data(), fluid_.pressure.data()};
+  }
+
+  ForcePass force_pass_;
+  Buffer<ParticleAcceleration> acceleration_;
+  Buffer<WcsphStepState> state_;                                        // one entry
+  Buffer<std::uint32_t> near_wall_, near_wall_list_, near_wall_count_;  // the split force pass's
+};
+
+}  // namespace surge

@@ -37,8 +37,6 @@ class CpuExecutor {
   static constexpr bool kOnDevice = false;
   // Simulation's default (synchronous) download serves the overlapped export.
   static constexpr bool kSnapshotsOnDevice = false;
-  // The particles live in host memory: a solver may read its device-resident state directly.
-  static constexpr bool kOnDevice = false;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 

@@ -135,8 +135,6 @@ class CudaExecutor {
   // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
   // the steps, copied to pinned memory on a copy stream while the next steps run.
   static constexpr bool kSnapshotsOnDevice = true;
-  // The particles live in device memory: the host reads a solver's state only through read_back.
-  static constexpr bool kOnDevice = true;
   void begin_snapshot(std::size_t slot, const DeviceParticleArrays& arrays) {
     snapshots_.begin(slot, arrays, stream_);
   }

@@ -89,6 +89,11 @@ class CpuExecutor {
   const std::uint32_t* cell_start() const {
     return index_.cell_start().data();
   }
+  // The order in which the cells hold the particles, for a neighbour loop (CellIndexView::sorted_order):
+  // null, since reorder() puts the particle arrays themselves in cell order.
+  const std::uint32_t* neighbor_order() const {
+    return nullptr;
+  }
 
   // Neighbour lists (CSR) of every particle, fluid and wall, from the cells: the iterative solvers visit each
   // particle's neighbourhood ten or more times per step, and a list visits ~35 neighbours where the 27 cells

@@ -37,7 +37,7 @@ BackendChoice make_gpu(const GpuInfo& gpu, const Scene& scene, const SimulationO
     std::string description = gpu_description(gpu);
     if (mode != ExecutionMode::gpu)
       description = std::string(mode_name(mode)) + " (CPU index) on " + description;
-    return {make_simulation(scene, mode, options), mode_name(mode), description, gpu, ""};
+    return {make_simulation(scene, mode, options), mode, description, gpu, ""};
   } catch (const CapacityError& e) {
     throw InputError(resolution_setting(scene, options.particles_override) + ": " + e.what());
   } catch (const std::invalid_argument& e) {
@@ -47,27 +47,33 @@ BackendChoice make_gpu(const GpuInfo& gpu, const Scene& scene, const SimulationO
 
 }  // namespace
 
-BackendRequest parse_backend_request(const std::string& name) {
-  if (name == "cpu") return BackendRequest::cpu;
-  if (name == "gpu") return BackendRequest::gpu;
-  if (name == "auto") return BackendRequest::automatic;
+std::optional<ExecutionMode> parse_backend_request(const std::string& name) {
+  if (name == "cpu") return ExecutionMode::cpu;
+  if (name == "gpu") return ExecutionMode::gpu;
+  if (name == "auto") return std::nullopt;
   throw std::invalid_argument("unknown backend '" + name + "' (expected cpu, gpu or auto)");
 }
 
-BackendChoice choose_backend(BackendRequest request, const Scene& scene, const SimulationOptions& options) {
-  if (request == BackendRequest::cpu) {
-    return {make_simulation(scene, Device::cpu, options), "cpu", cpu_description(), {}, ""};
+BackendChoice choose_backend(std::optional<ExecutionMode> request, const Scene& scene,
+                             const SimulationOptions& options) {
+  if (request == ExecutionMode::cpu) {
+    return {
+        make_simulation(scene, ExecutionMode::cpu, options), ExecutionMode::cpu, cpu_description(), {}, ""};
   }
 
   std::string why_no_gpu;
   const std::optional<GpuInfo> gpu = query_gpu(&why_no_gpu);
   if (gpu) return make_gpu(*gpu, scene, options);
-  if (request == BackendRequest::gpu) throw InputError("--backend gpu: no CUDA GPU: " + why_no_gpu);
-  return {make_simulation(scene, Device::cpu, options), "cpu", cpu_description(), {}, why_no_gpu};
+  if (request == ExecutionMode::gpu) throw InputError("--backend gpu: no CUDA GPU: " + why_no_gpu);
+  return {make_simulation(scene, ExecutionMode::cpu, options),
+          ExecutionMode::cpu,
+          cpu_description(),
+          {},
+          why_no_gpu};
 }
 
 BackendChoice choose_mode(ExecutionMode mode, const Scene& scene, const SimulationOptions& options) {
-  if (mode == ExecutionMode::cpu) return choose_backend(BackendRequest::cpu, scene, options);
+  if (mode == ExecutionMode::cpu) return choose_backend(ExecutionMode::cpu, scene, options);
   std::string why_no_gpu;
   const std::optional<GpuInfo> gpu = query_gpu(&why_no_gpu);
   if (!gpu) throw InputError(std::string("--mode ") + mode_name(mode) + ": no CUDA GPU: " + why_no_gpu);

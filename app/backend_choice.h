@@ -13,13 +13,13 @@
 
 namespace surge::app {
 
-enum class BackendRequest { cpu, gpu, automatic };
+// --backend: cpu or gpu, an ExecutionMode, or auto (nullopt), which choose_backend resolves to one.
 inline const std::vector<std::string> kBackendNames = {"cpu", "gpu", "auto"};
-BackendRequest parse_backend_request(const std::string& name);
+std::optional<ExecutionMode> parse_backend_request(const std::string& name);
 
 struct BackendChoice {
   std::unique_ptr<Simulation> simulation;
-  std::string kind;            // "cpu" or "gpu", for tables and JSON
+  ExecutionMode mode;          // what runs it; mode_name(mode) in tables and JSON
   std::string description;     // "gpu (NVIDIA H200, CC 9.0, 140 GiB)", "cpu (2 threads)"
   std::optional<GpuInfo> gpu;  // the GPU that runs it, if one does
   std::string why_no_gpu;      // set when `auto` fell back to the CPU
@@ -42,10 +42,11 @@ std::string backend_line(const BackendChoice& choice);
 
 // Makes the simulation for `scene`. Throws InputError when a GPU is required and absent, or when the
 // particles do not fit in device memory; the latter names the scene key (or --particles) to change.
-BackendChoice choose_backend(BackendRequest request, const Scene& scene, const SimulationOptions& options);
+BackendChoice choose_backend(std::optional<ExecutionMode> request, const Scene& scene,
+                             const SimulationOptions& options);
 
 // The same for an execution mode (`--mode`): cpu is --backend cpu, gpu is --backend gpu; the hybrid modes
-// need a GPU too. `kind` is the mode's name.
+// need a GPU too.
 BackendChoice choose_mode(ExecutionMode mode, const Scene& scene, const SimulationOptions& options);
 
 // "cpu (2 threads)", "CPU index + gpu (NVIDIA H200, ...)": what runs a mode here. Needs no simulation.

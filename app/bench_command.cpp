@@ -219,7 +219,7 @@ int run_bench(const BenchOptions& options) {
         print_bench_header(std::cout);
       }
       try {
-        record.runs.push_back(measure(*backend.simulation, backend.kind, options));
+        record.runs.push_back(measure(*backend.simulation, mode_name(backend.mode), options));
       } catch (const UnstableBenchmark& e) {
         std::cerr << e.what() << '\n';
         return kExitUnstable;

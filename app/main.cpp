@@ -6,6 +6,7 @@
 
 #include "app/bench_command.h"
 #include "app/exit_codes.h"
+#include "app/modes_command.h"
 #include "app/run_command.h"
 #include "app/validate_command.h"
 #include "app/view_command.h"
@@ -76,6 +77,7 @@ int main(int argc, char** argv) {
   ViewOptions view_options;
   const CLI::App* view = add_view_command(app, view_options);
   const CLI::App* dam_break = add_validate_command(app, validate_options);
+  const CLI::App* modes = add_modes_command(app);
   // Set after the subcommands exist, which would otherwise inherit it.
   app.footer(
       "With no command, opens scenes/dam_break.toml in a window when there is a display, else runs it "
@@ -89,6 +91,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (modes->parsed()) return run_modes(std::cout);
     return dispatch(app, *run, *bench, *view, *dam_break, run_options, bench_options, view_options,
                     validate_options);
   } catch (const surge::SceneError& e) {

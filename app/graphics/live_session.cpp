@@ -16,10 +16,11 @@ LiveSession::LiveSession(const Scene& scene, const std::string& backend_request,
   const SimulationOptions simulation_options{.particles_override = particles};
   backend_ = mode ? choose_mode(*mode, scene, simulation_options)
                   : choose_backend(parse_backend_request(backend_request), scene, simulation_options);
-  mode_ = mode ? *mode : backend_.kind == "gpu" ? ExecutionMode::gpu : ExecutionMode::cpu;
+  mode_ = backend_.mode;
   messages << backend_line(backend_) << '\n';
   Simulation& running = simulation();
-  feed_ = std::make_unique<ParticleFeed>(running, renderer.fluid(), backend_.kind == "gpu", messages);
+  feed_ = std::make_unique<ParticleFeed>(running, renderer.fluid(), backend_.mode == ExecutionMode::gpu,
+                                         messages);
   look_ = scene_look(running.parameters());
   if (show_boundary) upload_boundary(running, renderer.boundary(), running.ledger());
   status_ = running.status();
@@ -49,7 +50,7 @@ std::string LiveSession::switch_mode(ExecutionMode next, render::ParticleRendere
   switched->set_emitter_enabled(simulation().emitter_enabled());  // the nozzle stays as the user left it
   feed_.reset();  // it refers to the simulation being replaced
   backend_.simulation = std::move(switched);
-  backend_.kind = mode_name(next);  // as choose_mode names it
+  backend_.mode = next;
   // describe_mode names the device for cpu and gpu; a hybrid mode's text needs its name in front.
   backend_.description = next == ExecutionMode::cpu || next == ExecutionMode::gpu
                              ? describe_mode(next)

@@ -221,6 +221,10 @@ class CudaExecutor {
     SURGE_CUDA_CHECK(cub::DeviceSelect::Flagged(temp_.data(), bytes, indices, flags, list, count, n, stream_));
   }
 
+  // The index: build_index, reorder, cell_start and neighbor_order are what a solver calls, and what the
+  // hybrid executors (hybrid_executor.cuh) replace by name (the solver templates are instantiated on the
+  // derived type: no virtual call in a step).
+  //
   // Sorts the first n particles (the active ones; the buffer may hold more, allocated for an emitter). With
   // `active_count` (device memory: a count the device grows, the GPU WCSPH emitter's) n is a bound and only
   // the first *active_count take part; the others sort past every cell.
@@ -248,14 +252,8 @@ class CudaExecutor {
   const Vec4f* boundary_list_gradient() const { return nullptr; }
   template <typename T>
   void reorder(Buffer<T>& values, Buffer<T>& scratch) {
-    using namespace cuda_executor_detail;
     if (!reorder_) return;  // creation order kept: neighbor_order() gives the cell order
-    scratch.resize(values.size());
-    if (sorted_count_ == 0) return;
-    gather_kernel<<<blocks_for(sorted_count_), kBlock, 0, stream_>>>(
-        index_.d_sorted_order(), sorted_count_, values.data(), scratch.data());
-    SURGE_CUDA_CHECK_LAUNCH("gather_kernel");
-    values.swap(scratch);
+    gather(index_.d_sorted_order(), sorted_count_, values, scratch);
   }
 
   // Copies `source` into the first entries of a buffer of `capacity` entries; only source's bytes cross.
@@ -285,6 +283,7 @@ class CudaExecutor {
 
   // Stage timers: events recorded on the stream, read when the times are asked for.
   void begin(Stage stage) {
+    stage_open_ = true;
     if (used_ == marks_.size()) {
       Mark mark{};
       SURGE_CUDA_CHECK(cudaEventCreate(&mark.start));
@@ -295,6 +294,7 @@ class CudaExecutor {
     SURGE_CUDA_CHECK(cudaEventRecord(marks_[used_].start, stream_));
   }
   void end() {
+    stage_open_ = false;
     SURGE_CUDA_CHECK(cudaEventRecord(marks_[used_].stop, stream_));
     ++used_;
     if (used_ >= 4096) collect();
@@ -309,6 +309,34 @@ class CudaExecutor {
     used_ = 0;
     times_ = StageTimes{};
   }
+
+ protected:
+  // values[k] = values[order[k]] for k < n (through `scratch`, which it swaps with).
+  template <typename T>
+  void gather(const std::uint32_t* order, std::uint32_t n, Buffer<T>& values, Buffer<T>& scratch) {
+    using namespace cuda_executor_detail;
+    scratch.resize(values.size());
+    if (n == 0) return;
+    gather_kernel<<<blocks_for(n), kBlock, 0, stream_>>>(order, n, values.data(), scratch.data());
+    SURGE_CUDA_CHECK_LAUNCH("gather_kernel");
+    values.swap(scratch);
+  }
+  // Times what `work` queues (or waits for on the host, while the stream is idle) as `stage`, inside the
+  // stage the caller has open (a solver's index stage): that stage's mark ends before and begins again after.
+  template <typename Work>
+  void within_stage(Stage stage, Work&& work) {
+    const bool nested = stage_open_;
+    const Stage open = nested ? marks_[used_].stage : Stage::other;
+    if (nested) end();
+    begin(stage);
+    work();
+    end();
+    if (nested) begin(open);
+  }
+
+  TransferLedger& ledger_;
+  GpuInfo gpu_;
+  CudaStream stream_;  // declared before the buffers the queued work reads: destroyed after them
 
  private:
   struct Mark {
@@ -352,9 +380,6 @@ class CudaExecutor {
     return double(*reinterpret_cast<const T*>(host_result_.data()));
   }
 
-  TransferLedger& ledger_;
-  GpuInfo gpu_;
-  CudaStream stream_;  // declared before the buffers the queued work reads: destroyed after them
   IndexBuild index_build_;
   bool reorder_;
   GpuCellIndex index_;
@@ -367,6 +392,7 @@ class CudaExecutor {
   PinnedBuffer<unsigned char> read_back_;
   std::vector<Mark> marks_;
   std::size_t used_ = 0;
+  bool stage_open_ = false;
   StageTimes times_;
   DeviceFrameSnapshots snapshots_;  // destroyed first: waits for copies still in flight
 };

@@ -1,4 +1,5 @@
-// Where each stage of a step runs: the classroom's four execution modes (DESIGN.md, "One step").
+// Where each stage of a step runs: the classroom's four execution modes (DESIGN.md, "One step"), the one
+// name of that axis (the CLI's `auto` is resolved to one of them before anything is made).
 //
 //   mode            index build   physics passes   bus traffic per step
 //   cpu             CPU           CPU              none
@@ -42,15 +43,9 @@ inline bool mode_needs_gpu(ExecutionMode mode) {
   return mode != ExecutionMode::cpu;
 }
 
-// Why `solver` cannot run in `mode` (`--mode`, and the viewer's live switch); empty when it can, the
-// hardware aside. Every solver runs in cpu and gpu, and switches between them live from a download (grains
-// with their spin and contact history). The hybrid mode exists for wcsph and for grains (the same cell
-// index, built on the CPU); hybrid-overlap, with its skin index, for wcsph only.
-inline std::string why_solver_lacks_mode(const std::string& solver, ExecutionMode mode) {
-  if (solver == "wcsph" || mode == ExecutionMode::cpu || mode == ExecutionMode::gpu) return "";
-  if (mode == ExecutionMode::hybrid)
-    return solver == "dem" ? "" : "the hybrid mode runs the wcsph and dem solvers only, not " + solver;
-  return "hybrid-overlap runs the wcsph solver only, not " + solver;
-}
+// Why `solver` cannot run in `mode`, the hardware aside; empty when it can. The answer comes from the
+// factory's table of {solver, mode} -> maker or reason (sim/backend/simulation_factory.cpp), which `--mode`,
+// `--modes`, `surge modes` and the viewer's live switch all read.
+std::string why_solver_lacks_mode(std::string_view solver, ExecutionMode mode);
 
 }  // namespace surge

@@ -3,7 +3,6 @@
 // backend (sim/backend/wcsph_kernels.cuh).
 //
 // Index of this file:
-//   TransferClock      times asynchronous copies with events and enters them in the ledger when done
 //   HybridSimulation   shared state, the physics passes, status and download
 //     step_naive       hybrid: positions down, CPU index, index up, every step, all synchronous
 //     step_overlapped  hybrid-overlap: adopt a finished index, step, take a snapshot for the next one
@@ -17,6 +16,7 @@
 
 #include "sim/backend/hybrid_simulation.h"
 #include "sim/backend/skin_schedule.h"
+#include "sim/backend/transfer_clock.h"
 #include "sim/backend/wcsph_kernels.cuh"
 #include "sim/core/pinned_buffer.h"
 #include "sim/index/cell_index_cpu.h"
@@ -29,79 +29,6 @@ using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
-
-// Reasons as the ledger shows them; the tests look the per-step copies up by these names.
-constexpr const char* kPositionsReason = "positions for the CPU index";
-constexpr const char* kIndexReason = "cell index from the CPU";
-constexpr const char* kSkinCheckReason = "step status for the skin check";
-
-// Copies enqueued on a stream are timed by a pair of events and entered in the ledger once finished.
-class TransferClock {
- public:
-  ~TransferClock() {
-    for (Pending& p : pending_) destroy(p);
-    for (cudaEvent_t e : spare_) cudaEventDestroy(e);
-  }
-  // Returns the start event, already recorded on `stream`.
-  cudaEvent_t start(cudaStream_t stream) {
-    cudaEvent_t e = take();
-    SURGE_CUDA_CHECK(cudaEventRecord(e, stream));
-    return e;
-  }
-  // The copies since `started` are done when the returned event is; `bytes` of them, for `reason`.
-  cudaEvent_t stop(cudaEvent_t started, cudaStream_t stream, CopyDirection direction, std::size_t bytes,
-                   const char* reason) {
-    cudaEvent_t e = take();
-    SURGE_CUDA_CHECK(cudaEventRecord(e, stream));
-    pending_.push_back({started, e, direction, bytes, reason});
-    return e;
-  }
-  // Enters the finished copies in the ledger; with `wait`, waits for all of them first.
-  void flush(TransferLedger& ledger, bool wait) {
-    std::vector<Pending> still;
-    for (Pending& p : pending_) {
-      if (!wait) {
-        const cudaError_t done = cudaEventQuery(p.stop);
-        if (done == cudaErrorNotReady) {
-          still.push_back(p);
-          continue;
-        }
-        SURGE_CUDA_CHECK(done);
-      }
-      SURGE_CUDA_CHECK(cudaEventSynchronize(p.stop));
-      float ms = 0.0f;
-      SURGE_CUDA_CHECK(cudaEventElapsedTime(&ms, p.start, p.stop));
-      ledger.record(p.direction, p.bytes, double(ms), p.reason);
-      spare_.push_back(p.start);
-      spare_.push_back(p.stop);
-    }
-    pending_.swap(still);
-  }
-
- private:
-  struct Pending {
-    cudaEvent_t start, stop;
-    CopyDirection direction;
-    std::size_t bytes;
-    const char* reason;
-  };
-  cudaEvent_t take() {
-    if (!spare_.empty()) {
-      cudaEvent_t e = spare_.back();
-      spare_.pop_back();
-      return e;
-    }
-    cudaEvent_t e = nullptr;
-    SURGE_CUDA_CHECK(cudaEventCreate(&e));
-    return e;
-  }
-  static void destroy(Pending& p) {
-    cudaEventDestroy(p.start);
-    cudaEventDestroy(p.stop);
-  }
-  std::vector<Pending> pending_;
-  std::vector<cudaEvent_t> spare_;
-};
 
 // The index the CPU worker built, waiting in pinned memory to go up.
 struct HostIndex {
@@ -336,7 +263,7 @@ class HybridSimulation final : public Simulation {
     SURGE_CUDA_CHECK(cudaMemcpyAsync(host_positions_.data(), position_.data(), position_.bytes(),
                                      cudaMemcpyDeviceToHost, stream_));
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
-    ledger_.record(CopyDirection::device_to_host, position_.bytes(), ms_since(down), kPositionsReason);
+    ledger_.record(CopyDirection::device_to_host, position_.bytes(), ms_since(down), kPositionsForIndexReason);
     ++position_downloads_;
     events_.mark(1, stream_);
 
@@ -353,7 +280,7 @@ class HybridSimulation final : public Simulation {
                                      cudaMemcpyHostToDevice, stream_));
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     ledger_.record(CopyDirection::host_to_device, (order.size() + starts.size()) * sizeof(std::uint32_t),
-                   ms_since(up), kIndexReason);
+                   ms_since(up), kIndexFromCpuReason);
     ++index_uploads_;
     events_.mark(3, stream_);
 
@@ -433,7 +360,7 @@ class HybridSimulation final : public Simulation {
     const cudaEvent_t down = transfers_.start(stream_);
     SURGE_CUDA_CHECK(cudaMemcpyAsync(pinned_positions_.data(), snapshot_.data(), snapshot_.bytes(),
                                      cudaMemcpyDeviceToHost, stream_));
-    transfers_.stop(down, stream_, CopyDirection::device_to_host, snapshot_.bytes(), kPositionsReason);
+    transfers_.stop(down, stream_, CopyDirection::device_to_host, snapshot_.bytes(), kPositionsForIndexReason);
     ++position_downloads_;
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     const double transfer_ms = ms_since(start);
@@ -470,7 +397,7 @@ class HybridSimulation final : public Simulation {
     const cudaEvent_t down = transfers_.start(copy_stream_);
     SURGE_CUDA_CHECK(cudaMemcpyAsync(pinned_positions_.data(), snapshot_.data(), snapshot_.bytes(),
                                      cudaMemcpyDeviceToHost, copy_stream_));
-    transfers_.stop(down, copy_stream_, CopyDirection::device_to_host, snapshot_.bytes(), kPositionsReason);
+    transfers_.stop(down, copy_stream_, CopyDirection::device_to_host, snapshot_.bytes(), kPositionsForIndexReason);
     // The worker's own event: the ledger's events are recycled once their copy is entered.
     SURGE_CUDA_CHECK(cudaEventRecord(positions_downloaded_, copy_stream_));
     const cudaEvent_t downloaded = positions_downloaded_;
@@ -515,7 +442,7 @@ class HybridSimulation final : public Simulation {
     SURGE_CUDA_CHECK(cudaMemcpyAsync(next_cell_start_.data(), worker_index_.cell_start.data(),
                                      worker_index_.cell_start.bytes(), cudaMemcpyHostToDevice, stream));
     transfers_.stop(up, stream, CopyDirection::host_to_device,
-                    worker_index_.sorted_order.bytes() + worker_index_.cell_start.bytes(), kIndexReason);
+                    worker_index_.sorted_order.bytes() + worker_index_.cell_start.bytes(), kIndexFromCpuReason);
     SURGE_CUDA_CHECK(cudaEventRecord(upload_done_, stream));
     ++index_uploads_;
   }

@@ -2,20 +2,13 @@
 
 #include "sim/backend/cuda_executor.cuh"
 #include "sim/backend/gpu_capacity.h"
+#include "sim/backend/incompressible_capacity.h"
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/backend/solver_simulation.h"
 #include "sim/sph/dfsph_solver.h"
 #include "sim/sph/pbf_solver.h"
 
 namespace surge {
-
-namespace {
-
-// The per-particle arrays of the solvers beyond the shared ones, for the capacity check.
-constexpr std::size_t kDfsphExtraBytes = sizeof(DfsphFactor) + 4 * sizeof(float) + sizeof(Vec4f);
-constexpr std::size_t kPbfExtraBytes = 3 * sizeof(Vec4f) + 3 * sizeof(float) + sizeof(Vec3f);
-
-}  // namespace
 
 std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup& setup, const DfsphParameters& dfsph,
                                                        IndexBuild index_build) {

@@ -13,4 +13,14 @@ std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup&, const PbfP
   throw std::runtime_error("built without CUDA");
 }
 
+std::unique_ptr<Simulation> make_hybrid_dfsph_simulation(const SphSetup&, const DfsphParameters&,
+                                                         const HybridOptions&) {
+  throw std::runtime_error("built without CUDA");
+}
+
+std::unique_ptr<Simulation> make_hybrid_pbf_simulation(const SphSetup&, const PbfParameters&,
+                                                       const HybridOptions&) {
+  throw std::runtime_error("built without CUDA");
+}
+
 }  // namespace surge

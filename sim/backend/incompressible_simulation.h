@@ -1,10 +1,11 @@
 // The entry points of the incompressible SPH solvers (DFSPH, PBF): SolverSimulation
-// (sim/backend/solver_simulation.h) over the CPU executor (incompressible_cpu.cpp) or the CUDA executor
-// (incompressible_cuda.cu).
+// (sim/backend/solver_simulation.h) over the CPU executor (incompressible_cpu.cpp), the CUDA executor
+// (incompressible_cuda.cu) or the hybrid executors (incompressible_hybrid.cu).
 #pragma once
 
 #include <memory>
 
+#include "sim/backend/hybrid_options.h"
 #include "sim/backend/simulation.h"
 #include "sim/index/index_build.h"
 #include "sim/sph/solver_parameters.h"
@@ -19,5 +20,11 @@ std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup& setup, co
                                                        IndexBuild index_build = IndexBuild::radix_sort);
 std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup& setup, const PbfParameters& pbf,
                                                      IndexBuild index_build = IndexBuild::radix_sort);
+// The hybrid modes (hybrid_options.h): the cell index built on the CPU; the same exceptions. The ledger and
+// step_figures() carry the copies and builds under the names of WCSPH's hybrid backend (hybrid_simulation.h).
+std::unique_ptr<Simulation> make_hybrid_dfsph_simulation(const SphSetup& setup, const DfsphParameters& dfsph,
+                                                         const HybridOptions& options);
+std::unique_ptr<Simulation> make_hybrid_pbf_simulation(const SphSetup& setup, const PbfParameters& pbf,
+                                                       const HybridOptions& options);
 
 }  // namespace surge

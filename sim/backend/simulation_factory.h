@@ -1,11 +1,14 @@
-// One entry point from a scene to a running simulation: the scene's `solver` picks the physics,
-// the device picks the backend. The app and the tests go through here, so a new solver is added in one place.
+// One entry point from a scene to a running simulation: the scene's `solver` picks the physics, the
+// execution mode (sim/backend/execution_mode.h) picks the executor. A table of {solver, mode} -> maker or
+// reason (simulation_factory.cpp) decides what exists; the app and the tests go through here, so a new
+// solver or mode is a row or a column there.
 // Every simulation made here publishes its static fields (Simulation::static_fields): the fluid solvers their
 // walls as kBoundaryField, DEM and n-body none.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/backend/execution_mode.h"
 #include "sim/backend/simulation.h"
@@ -13,8 +16,6 @@
 #include "sim/scene/scene.h"
 
 namespace surge {
-
-enum class Device { cpu, gpu };
 
 struct SimulationOptions {
   long particles_override = 0;  // > 0 replaces the scene's resolution by a target particle count
@@ -27,14 +28,13 @@ struct SimulationOptions {
 };
 
 // Throws SceneError for a scene that yields no particles, CapacityError when they do not fit on the GPU,
-// and std::runtime_error when the build has no CUDA backend or no GPU is present.
-std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
-                                            const SimulationOptions& options = {});
-
-// The same for one of the classroom's execution modes (sim/backend/execution_mode.h). hybrid exists for
-// wcsph and dem, hybrid-overlap for wcsph (why_solver_lacks_mode); another pairing is std::invalid_argument.
+// std::runtime_error when the build has no CUDA backend or no GPU is present (a mode other than cpu), and
+// std::invalid_argument naming the reason when the solver lacks the mode (why_solver_lacks_mode).
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mode,
                                             const SimulationOptions& options = {});
+
+// The solvers of the table, in its order, for `surge modes` (the loader accepts exactly these).
+std::vector<std::string> solvers_with_modes();
 
 // A WCSPH simulation of `setup` in `mode`; setup.fluid's time_s and step are where it starts.
 std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, ExecutionMode mode,
@@ -47,9 +47,10 @@ std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, Executi
 std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const SphSetup& setup,
                                                   ExecutionMode mode, const SimulationOptions& options = {});
 
-// The same for any fluid scene: wcsph in every mode, dfsph and pbf between cpu and gpu (their state is the
-// particles; DFSPH's warm start begins again from zero, which costs a few iterations in the first steps).
-// Another solver or mode is std::invalid_argument, and `running` is left as it was.
+// The same for any scene, in any mode its solver has (the table): fluids continue from their particles
+// (DFSPH's warm start begins again from zero, which costs a few iterations in the first steps), grains with
+// their spin and contact history, bodies in float. A mode the solver lacks is std::invalid_argument, and
+// `running` is left as it was.
 std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Scene& scene, ExecutionMode mode,
                                                   const SimulationOptions& options = {});
 

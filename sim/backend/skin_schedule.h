@@ -6,17 +6,18 @@
 // next one. (A cell lookup at the current position needs only "moved less than skin"; skin / 2 is the
 // classic Verlet-list margin and leaves a factor two in hand.)
 //
-// The pipeline (sim/backend/hybrid_simulation.cu): positions are copied down right after an index is
-// adopted; the CPU builds the next index from them while the GPU steps; it is adopted k steps later and
-// then used for k more steps. An index therefore serves until 2k steps after its positions were taken,
-// and k is the largest count for which particles at the present speed and acceleration move at most
-// skin / 2 in 2k steps. The device measures the real displacement every step, and a larger one forces an
+// The pipeline (sim/backend/hybrid_executor.cuh, and WCSPH's hybrid_simulation.cu): positions are copied down
+// right after an index is adopted; the CPU builds the next index from them while the GPU steps; it is adopted
+// k steps later and then used for k more steps. An index therefore serves until 2k steps after its positions
+// were taken, and k is the largest count for which particles at the present speed and acceleration move at
+// most skin / 2 in 2k steps. The device measures the real displacement every step, and a larger one forces an
 // immediate rebuild, so a sudden acceleration cannot make the schedule miss a neighbour.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 
+#include "sim/index/cell_index_cpu.h"
 #include "sim/index/grid_geometry.h"
 #include "sim/sph/sph_setup.h"
 
@@ -54,6 +55,20 @@ inline long index_reuse_steps(const SphParameters& params, float skin, float max
   return std::max(1L, steps_in_skin / 2);
 }
 
+// k from a displacement measured on the device, for any solver (the executors of hybrid_executor.cuh): the
+// particles were at most `moved` from the positions of an index `moved_age` (> 0) steps old. A displacement
+// growing at most quadratically through that measurement (constant acceleration from any speed:
+// d(t) <= d(m) (t/m)^2 for t >= m) reaches skin / 2 after T = m sqrt(skin / 2 / moved) steps; the new index,
+// already `index_age` steps old when adopted, serves the rest, at least 1 and at most max_reuse_steps. An
+// underestimate costs an early rebuild, never a missed neighbour: the measurement is checked every step.
+inline long reuse_steps_from_displacement(float skin, float moved, long moved_age, long index_age,
+                                          long max_reuse_steps) {
+  const double cap = double(2 * max_reuse_steps);
+  const double lifetime =
+      moved > 0.0f ? std::min(cap, double(moved_age) * std::sqrt(0.5 * double(skin) / double(moved))) : cap;
+  return std::clamp(long(std::floor(lifetime)) - index_age, 1L, max_reuse_steps);
+}
+
 // The grid of the skin index: same origin, cells of edge support + skin, covering at least the same box.
 inline GridGeometry grid_with_skin(const GridGeometry& grid, float support, float skin) {
   GridGeometry coarse = grid;
@@ -65,6 +80,19 @@ inline GridGeometry grid_with_skin(const GridGeometry& grid, float support, floa
   coarse.nx = cells_covering(grid.nx);
   coarse.ny = cells_covering(grid.ny);
   coarse.nz = cells_covering(grid.nz);
+  return coarse;
+}
+
+// `setup` on the grid of the skin index: the solver's neighbour loops then walk the coarser cells, and the
+// walls (which do not move) are sorted once into them.
+inline SphSetup with_skin_grid(const SphSetup& setup, float skin) {
+  SphSetup coarse = setup;
+  coarse.grid = grid_with_skin(setup.grid, setup.params.support, skin);
+  CpuCellIndex index;
+  index.build(coarse.grid, setup.boundary);
+  for (std::size_t k = 0; k < setup.boundary.size(); ++k)
+    coarse.boundary[k] = setup.boundary[index.sorted_order()[k]];
+  coarse.boundary_cell_start = index.cell_start();
   return coarse;
 }
 

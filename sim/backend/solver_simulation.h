@@ -110,7 +110,7 @@ class SolverSimulation : public Interface {
     return false;
   }
   // The last step's figures, their mean and largest value over the steps since reset_timers(), then the
-  // figures a solver computes only when asked.
+  // figures a solver computes only when asked, then the executor's.
   std::vector<NamedValue> step_figures() override {
     std::vector<NamedValue> all = solver_.named_figures();
     for (std::size_t k = 0; k < tally_.names.size(); ++k) {
@@ -119,6 +119,9 @@ class SolverSimulation : public Interface {
     }
     if constexpr (requires { solver_.diagnostics(); })
       for (NamedValue& value : solver_.diagnostics()) all.push_back(std::move(value));
+    // An executor with counts of its own (the hybrid modes' copies and CPU index builds) adds them.
+    if constexpr (requires { exec_.figures(); })
+      for (NamedValue& value : exec_.figures()) all.push_back(std::move(value));
     return all;
   }
 

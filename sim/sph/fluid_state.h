@@ -119,14 +119,14 @@ struct FluidState {
     exec.reorder(id, id_scratch);
     (reorder_carried(carried), ...);
     if (neighbor_lists)
-      exec.build_neighbor_lists(grid, cell_view(position.data(), exec.cell_start()),
+      exec.build_neighbor_lists(grid, cell_view(position.data(), exec.cell_start(), exec.neighbor_order()),
                                 cell_view(boundary.data(), boundary_cell_start.data()), n, params.support);
   }
 
-  // Views for the physics: through the executor's neighbour lists where it keeps them (the CPU), else cells.
+  // Views for the physics: through the executor's neighbour lists where it keeps them (the CPU), else cells
+  // (through the executor's neighbour order where it leaves the particles out of cell order).
   CellIndexView fluid_view() const {
-    CellIndexView view = cell_view(position.data(), exec.cell_start());
-    view.sorted_order = exec.neighbor_order();
+    CellIndexView view = cell_view(position.data(), exec.cell_start(), exec.neighbor_order());
     if (!neighbor_lists) return view;
     view.list_start = exec.fluid_list_start();
     view.list = exec.fluid_list();
@@ -232,10 +232,12 @@ struct FluidState {
   StepStatus status;
 
  private:
-  static CellIndexView cell_view(const Vec4f* positions, const std::uint32_t* cell_start) {
+  static CellIndexView cell_view(const Vec4f* positions, const std::uint32_t* cell_start,
+                                 const std::uint32_t* sorted_order = nullptr) {
     CellIndexView view;
     view.positions = positions;
     view.cell_start = cell_start;
+    view.sorted_order = sorted_order;
     return view;
   }
   void reorder_carried(Buffer<float>& values) { exec.reorder(values, float_scratch); }

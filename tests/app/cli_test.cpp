@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -664,6 +665,66 @@ TEST_F(Cli, BenchModesSkipsGpuModesWithANoteWhereThereIsNoGpu) {
   EXPECT_TRUE(contains(run.err, "error: --mode hybrid-overlap: no CUDA GPU: "));
 }
 
+// `surge modes`: the factory's table as a user reads it, one row per solver, a reason for every gap.
+TEST_F(Cli, ModesPrintsTheSolverByModeMatrix) {
+  const Result r = surge({"modes"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::getline(lines, line);
+  EXPECT_TRUE(std::regex_search(line, std::regex("^solver +cpu +hybrid +hybrid-overlap +gpu *$"))) << line;
+  std::map<std::string, std::vector<std::string>> rows;
+  while (std::getline(lines, line) && !line.empty() && line[0] != '(') {
+    std::istringstream words(line);
+    std::string solver, cell;
+    words >> solver;
+    std::vector<std::string> cells;
+    // "yes" or "no (k)", read as one cell.
+    while (words >> cell) {
+      if (cell == "no") {
+        std::string number;
+        words >> number;
+        cell += " " + number;
+      }
+      cells.push_back(cell);
+    }
+    rows[solver] = cells;
+  }
+  const std::vector<std::string> all = {"yes", "yes", "yes", "yes"};
+  EXPECT_EQ(rows["wcsph"], all);
+  EXPECT_EQ(rows["dfsph"], all);
+  EXPECT_EQ(rows["pbf"], all);
+  EXPECT_EQ(rows["dem"], (std::vector<std::string>{"yes", "yes", "no (1)", "yes"}));
+  EXPECT_EQ(rows["nbody"], (std::vector<std::string>{"yes", "no (2)", "no (2)", "yes"}));
+  EXPECT_EQ(rows.size(), 5u) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n(1) the dem solver's hybrid mode")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\n(2) n-body gravity has no cell index")) << r.out;
+  EXPECT_TRUE(contains(r.out, "hybrid, hybrid-overlap and gpu need a CUDA GPU; here: ")) << r.out;
+  EXPECT_TRUE(contains(surge({"--help"}).out, "modes")) << "listed in --help";
+}
+
+// DFSPH has the hybrid modes now: on a machine without a GPU, hybrid is skipped for the GPU it needs, not
+// refused for the solver, and the cpu mode runs.
+TEST_F(Cli, BenchModesRunsDfsphOnTheCpuAndSaysHybridNeedsAGpu) {
+  if (has_gpu([&](const std::vector<std::string>& args) { return surge(args); }))
+    GTEST_SKIP() << "this machine has a GPU: tests/gpu/incompressible_modes_test.cpp runs the hybrid modes";
+  std::string dfsph = kTinyScene;
+  dfsph.insert(dfsph.find('\n') + 1, "solver = \"dfsph\"\n");
+  // The tiny scene's artificial viscosity is WCSPH's, which a dfsph scene refuses.
+  const std::string wcsph_viscosity = "viscosity_alpha = 0.05\n";
+  dfsph.erase(dfsph.find(wcsph_viscosity), wcsph_viscosity.size());
+  write("dfsph.toml", dfsph);
+  const Result r = surge({"bench", "dfsph.toml", "--modes", "cpu,hybrid", "--steps", "2", "--warmup", "0",
+                          "--json", "bench.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "note: skipping hybrid (no CUDA GPU: ")) << r.out;
+  EXPECT_TRUE(contains(r.out, "mode cpu: cpu (")) << r.out;
+  const nlohmann::json result = nlohmann::json::parse(read_text_file(dir_ / "bench.json"));
+  ASSERT_EQ(result["runs"].size(), 1u);
+  EXPECT_EQ(result["runs"][0]["backend"], "cpu");
+  EXPECT_GT(result["runs"][0]["steps"].get<double>(), 0.0) << result.dump();
+}
+
 TEST_F(Cli, RunModeCpuIsBackendCpu) {
   write("tiny.toml", kTinyScene);
   const Result r = surge({"run", "tiny.toml", "--mode", "cpu", "--steps", "3", "--quiet"});
@@ -700,7 +761,8 @@ TEST_F(Cli, ModeOptionsRejectBadInput) {
   const Result overlap = surge({"bench", SURGE_SOURCE_DIR "/scenes/granular_column.toml", "--modes",
                                 "cpu,hybrid-overlap", "--particles", "500", "--steps", "1"});
   EXPECT_EQ(overlap.exit_code, 2);
-  EXPECT_TRUE(contains(overlap.err, "--modes hybrid-overlap: hybrid-overlap runs the wcsph solver only"))
+  EXPECT_TRUE(
+      contains(overlap.err, "--modes hybrid-overlap: the dem solver's hybrid mode builds its CPU index"))
       << overlap.err;
   EXPECT_EQ(overlap.out.find("mode cpu"), std::string::npos) << "nothing ran:\n" << overlap.out;
   EXPECT_EQ(surge({"bench", "tiny.toml", "--force-pass", "twice"}).exit_code, 2);

@@ -55,16 +55,20 @@ TEST(ModeComparison, ModesThatNeedAGpuOrAnotherSolverAreRefusedWithTheReason) {
   for (ExecutionMode mode : kExecutionModes) {
     EXPECT_EQ(why_mode_unavailable(mode, "wcsph", ""), "") << mode_name(mode);
   }
-  // The other solvers switch between cpu and gpu; the hybrid modes are WCSPH's.
+  // Every solver switches between cpu and gpu; the fluids have the hybrid modes too (their cell index built
+  // on the CPU), grains only the hybrid mode, bodies (no cell index) neither.
   for (const char* solver : {"dfsph", "pbf", "dem", "nbody"}) {
     EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, solver, ""), "");
     EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, solver, ""), "");
-    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, solver, ""), "");
   }
-  // Grains have the hybrid mode too (the same cell index, built on the CPU).
+  for (const char* solver : {"dfsph", "pbf"}) {
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "") << solver;
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid_overlap, solver, ""), "") << solver;
+  }
   EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, "dem", ""), "");
-  for (const char* solver : {"dfsph", "pbf", "nbody"})
-    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "") << solver;
+  EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, "dem", ""), "");
+  for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap})
+    EXPECT_NE(why_mode_unavailable(mode, "nbody", ""), "") << mode_name(mode);
   EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, "wcsph", no_gpu), "");
   for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap, ExecutionMode::gpu}) {
     const std::string why = why_mode_unavailable(mode, "wcsph", no_gpu);

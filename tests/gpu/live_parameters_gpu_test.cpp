@@ -36,9 +36,9 @@ void compare_after_edits(const Scene& scene, long particles, int before, int aft
                          const std::vector<Edit>& edits, const std::string& length_name, double tolerance,
                          const Stirring* hand = nullptr) {
   const SimulationOptions options{.particles_override = particles};
-  auto cpu = make_simulation(scene, Device::cpu, options);
-  auto gpu = make_simulation(scene, Device::gpu, options);
-  auto unedited = make_simulation(scene, Device::cpu, options);
+  auto cpu = make_simulation(scene, ExecutionMode::cpu, options);
+  auto gpu = make_simulation(scene, ExecutionMode::gpu, options);
+  auto unedited = make_simulation(scene, ExecutionMode::cpu, options);
   for (int s = 0; s < before; ++s) {
     cpu->step();
     gpu->step();

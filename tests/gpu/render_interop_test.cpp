@@ -47,7 +47,7 @@ double covered_fraction(const std::vector<std::uint8_t>& rgba) {
 
 TEST(RenderInterop, FramesCrossNoBusAndGlHoldsTheSimulationsParticles) {
   const Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-  auto simulation = make_simulation(scene, Device::gpu, {.particles_override = 200000});
+  auto simulation = make_simulation(scene, ExecutionMode::gpu, {.particles_override = 200000});
   const std::size_t n = simulation->fluid_count();
   for (int s = 0; s < 20; ++s) simulation->step();  // particles moving, so speeds are not all zero
 
@@ -114,7 +114,7 @@ TEST(RenderInterop, FramesCrossNoBusAndGlHoldsTheSimulationsParticles) {
 
 TEST(RenderInterop, OffscreenRenderOfASceneToPng) {
   const Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-  auto simulation = make_simulation(scene, Device::gpu, {.particles_override = 1000000});
+  auto simulation = make_simulation(scene, ExecutionMode::gpu, {.particles_override = 1000000});
   for (int s = 0; s < 200; ++s) simulation->step();
   app::RenderOptions options;
   options.size = "1920x1080";
@@ -152,7 +152,7 @@ TEST(RenderInterop, EverySolversGpuBackendFeedsGlOnTheDevice) {
     Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/") + c.scene);
     if (c.solver) scene.solver = c.solver;
     SCOPED_TRACE(scene.solver);
-    auto simulation = make_simulation(scene, Device::gpu, {.particles_override = c.particles});
+    auto simulation = make_simulation(scene, ExecutionMode::gpu, {.particles_override = c.particles});
     for (int s = 0; s < 5; ++s) simulation->step();
     render::ParticleRenderer renderer;
     std::ostringstream messages;

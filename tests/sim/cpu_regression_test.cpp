@@ -94,10 +94,11 @@ std::string run_and_hash(const std::filesystem::path& path, const char* solver =
   if (solver != nullptr) scene.solver = solver;
   std::unique_ptr<Simulation> simulation;
   try {
-    simulation = make_simulation(scene, Device::cpu, SimulationOptions{.particles_override = kParticles});
+    simulation =
+        make_simulation(scene, ExecutionMode::cpu, SimulationOptions{.particles_override = kParticles});
   } catch (const SceneError&) {
     // A scene whose size is not a particle count (two bodies of an orbit) runs as it is.
-    simulation = make_simulation(scene, Device::cpu);
+    simulation = make_simulation(scene, ExecutionMode::cpu);
   }
   for (int s = 0; s < kSteps; ++s) simulation->step();
   ParticleFrame frame;

@@ -340,7 +340,7 @@ SampledRun run_dam_break(const std::string& solver, int resolution, int depth) {
   run.column = prepare_dam_break_slab(scene, solver, resolution, depth);
   run.spacing = double(scene.spacing);
   run.references = load_dam_break_references(kData);
-  const std::unique_ptr<Simulation> simulation = make_simulation(scene, Device::cpu);
+  const std::unique_ptr<Simulation> simulation = make_simulation(scene, ExecutionMode::cpu);
   const FreeSurfaceProbeSettings probe = dam_break_probe_settings(scene);
   const double sample_every_s = kSampleEveryT / run.column.front_time_scale;
   const double end_time_s =

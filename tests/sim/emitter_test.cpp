@@ -56,7 +56,7 @@ constexpr std::size_t kLayer = 9;
 constexpr double kSpacing = 0.02, kSpeed = 1.0;
 
 std::unique_ptr<Simulation> cpu_simulation(const std::string& text) {
-  return make_simulation(parse_scene(text, "fountain.toml"), Device::cpu);
+  return make_simulation(parse_scene(text, "fountain.toml"), ExecutionMode::cpu);
 }
 
 // Steps until the simulated time reaches `time_s`; returns the last status.
@@ -256,7 +256,7 @@ TEST(EmitterWcsph, SwitchedOffEmitsNothingAndRestartsAtTheNozzle) {
 TEST(EmitterWcsph, SceneWithoutEmitterReportsNone) {
   Scene scene = parse_scene(fountain_scene("max_particles = 100\n"), "fountain.toml");
   scene.emitters.clear();
-  auto simulation = make_simulation(scene, Device::cpu);
+  auto simulation = make_simulation(scene, ExecutionMode::cpu);
   EXPECT_FALSE(simulation->has_emitter());
   EXPECT_FALSE(simulation->set_emitter_enabled(true));
   EXPECT_EQ(simulation->capacity(), simulation->fluid_count());

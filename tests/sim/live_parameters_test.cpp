@@ -235,7 +235,7 @@ TEST(LiveParameters, LiveNamesAreAmongTheReportedParameters) {
       SCOPED_TRACE(std::string(file) + " " + scene.solver);
       // Kepler's two bodies cannot be resized.
       const long particles = scene.solver == "nbody" && std::string(file) == "kepler.toml" ? 0 : 2000;
-      auto simulation = make_simulation(scene, Device::cpu, {.particles_override = particles});
+      auto simulation = make_simulation(scene, ExecutionMode::cpu, {.particles_override = particles});
       const auto live = simulation->live_parameters();
       EXPECT_FALSE(live.empty());
       const std::string names = parameter_names(*simulation);
@@ -246,7 +246,7 @@ TEST(LiveParameters, LiveNamesAreAmongTheReportedParameters) {
 }
 
 TEST(LiveParameters, GranularAndGravityScenesTakeTheirLiveSet) {
-  auto dem = make_simulation(load_scene(SURGE_SOURCE_DIR "/scenes/granular_column.toml"), Device::cpu,
+  auto dem = make_simulation(load_scene(SURGE_SOURCE_DIR "/scenes/granular_column.toml"), ExecutionMode::cpu,
                              {.particles_override = 500});
   EXPECT_THROW(dem->set_parameter("stiffness_n_per_m", 1e5), ParameterError);  // the time step depends on it
   EXPECT_THROW(dem->set_parameter("time_step_s", 1e-5), ParameterError);
@@ -263,7 +263,7 @@ TEST(LiveParameters, GranularAndGravityScenesTakeTheirLiveSet) {
     }
   }
 
-  auto kepler = make_simulation(load_scene(SURGE_SOURCE_DIR "/scenes/kepler.toml"), Device::cpu);
+  auto kepler = make_simulation(load_scene(SURGE_SOURCE_DIR "/scenes/kepler.toml"), ExecutionMode::cpu);
   EXPECT_THROW(kepler->set_parameter("theta", 0.3), ParameterError);  // all-pairs has no opening angle
   EXPECT_THROW(kepler->set_parameter("G", 2.0), ParameterError);
   kepler->set_parameter("dt", 1e-3);

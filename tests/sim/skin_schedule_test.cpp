@@ -298,5 +298,43 @@ TEST(SkinSchedule, StaleSkinIndexGivesTheFreshIndexPhysics) {
   EXPECT_GT(typical_acceleration, 1.0) << "gravity at least";
 }
 
+// k from a measured displacement (the hybrid executors, any solver): quadratic growth through the
+// measurement, the index's age at adoption subtracted, clamped to [1, max].
+TEST(SkinSchedule, ReuseStepsFromAMeasuredDisplacement) {
+  // Moved skin/8 in 4 steps: quadratic growth reaches skin/2 at 4 sqrt(4) = 8 steps; 3 of them are gone.
+  EXPECT_EQ(reuse_steps_from_displacement(1.0f, 0.125f, 4, 3, 50), 5);
+  EXPECT_EQ(reuse_steps_from_displacement(1.0f, 0.125f, 4, 0, 50), 8);
+  EXPECT_EQ(reuse_steps_from_displacement(1.0f, 0.125f, 4, 0, 6), 6) << "the cap";
+  EXPECT_EQ(reuse_steps_from_displacement(1.0f, 0.6f, 1, 0, 50), 1) << "at least one step";
+  EXPECT_EQ(reuse_steps_from_displacement(1.0f, 0.0f, 3, 2, 50), 50) << "nothing moved: the cap";
+  // Constant acceleration from rest, d(t) = t^2 / 2: measured at t = 2 (d = 2), the bound holds exactly at
+  // the lifetime it gives, and over-predicts nothing: d(T) <= skin / 2.
+  const float skin = 200.0f;
+  const long lifetime = reuse_steps_from_displacement(skin, 2.0f, 2, 0, 1000);
+  EXPECT_LE(0.5 * double(lifetime) * double(lifetime), 0.5 * double(skin));
+  EXPECT_GT(0.5 * double(lifetime + 1) * double(lifetime + 1), 0.5 * double(skin)) << "and no shorter";
+}
+
+// The walls of a skin index: the same particles, sorted into the coarser cells, each inside its cell's range.
+TEST(SkinSchedule, WithSkinGridSortsTheWallsIntoTheCoarseCells) {
+  const SphSetup setup = build_setup(load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml"), 3000);
+  const float skin = 0.25f * setup.params.support;
+  const SphSetup coarse = with_skin_grid(setup, skin);
+  EXPECT_FLOAT_EQ(coarse.grid.cell_size, setup.params.support + skin);
+  ASSERT_EQ(coarse.boundary.size(), setup.boundary.size());
+  ASSERT_EQ(coarse.boundary_cell_start.size(), std::size_t(coarse.grid.cell_count()) + 1);
+  EXPECT_EQ(coarse.boundary_cell_start.back(), coarse.boundary.size());
+  for (std::uint32_t c = 0; c < coarse.grid.cell_count(); ++c)
+    for (std::uint32_t k = coarse.boundary_cell_start[c]; k < coarse.boundary_cell_start[c + 1]; ++k)
+      ASSERT_EQ(coarse.grid.key_of(xyz(coarse.boundary[k])), c) << "wall particle " << k;
+  auto volume_sum = [](const std::vector<Vec4f>& walls) {
+    double sum = 0;
+    for (const Vec4f& w : walls) sum += double(w.w);
+    return sum;
+  };
+  EXPECT_NEAR(volume_sum(coarse.boundary), volume_sum(setup.boundary), 1e-12 * volume_sum(setup.boundary))
+      << "the same particles";
+}
+
 }  // namespace
 }  // namespace surge

@@ -44,7 +44,7 @@ void expect_walls_of(const Simulation& simulation, const SphSetup& setup) {
 TEST(StaticFields, DamBreakPublishesExactlyItsSetupsWalls) {
   const Scene scene = scene_named("dam_break.toml");
   const SphSetup setup = build_setup(scene, kParticles);
-  expect_walls_of(*make_simulation(scene, Device::cpu, {.particles_override = kParticles}), setup);
+  expect_walls_of(*make_simulation(scene, ExecutionMode::cpu, {.particles_override = kParticles}), setup);
   expect_walls_of(*make_simulation(scene, ExecutionMode::cpu, {.particles_override = kParticles}), setup);
   expect_walls_of(*make_wcsph_simulation(setup, ExecutionMode::cpu), setup);
 }
@@ -53,7 +53,7 @@ TEST(StaticFields, IncompressibleSolversPublishTheirWalls) {
   for (const std::string solver : {"dfsph", "pbf"}) {
     SCOPED_TRACE(solver);
     const Scene scene = scene_named("dam_break.toml", solver);
-    expect_walls_of(*make_simulation(scene, Device::cpu, {.particles_override = kParticles}),
+    expect_walls_of(*make_simulation(scene, ExecutionMode::cpu, {.particles_override = kParticles}),
                     build_setup(scene, kParticles));
   }
 }
@@ -78,7 +78,7 @@ TEST(StaticFields, GrainsAndBodiesPublishNone) {
     SCOPED_TRACE(file);
     const Scene scene = scene_named(file);
     const SimulationOptions options{.particles_override = particles};
-    auto simulation = make_simulation(scene, Device::cpu, options);
+    auto simulation = make_simulation(scene, ExecutionMode::cpu, options);
     EXPECT_TRUE(simulation->static_fields().empty());
     EXPECT_EQ(simulation->static_field(kBoundaryField), nullptr);
     EXPECT_TRUE(

@@ -103,7 +103,7 @@ TEST(Stirring, PullsDfsphAndPbfFluidTowardsTheHand) {
     const Scene scene = pool(solver);
     const Stirring hand = hand_near_the_back_wall();
     auto mean_vx_near_hand = [&](bool stirred) {
-      auto simulation = make_simulation(scene, Device::cpu);
+      auto simulation = make_simulation(scene, ExecutionMode::cpu);
       if (stirred) {
         EXPECT_TRUE(simulation->set_stirring(hand));
       }

@@ -12,6 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/core/solver_kind.h"
+
 namespace surge {
 
 enum class ExecutionMode { cpu, hybrid, hybrid_overlap, gpu };
@@ -46,11 +48,14 @@ inline bool mode_needs_gpu(ExecutionMode mode) {
 // hardware aside. Every solver runs in cpu and gpu, and switches between them live from a download (grains
 // with their spin and contact history). The hybrid mode exists for wcsph and for grains (the same cell
 // index, built on the CPU); hybrid-overlap, with its skin index, for wcsph only.
-inline std::string why_solver_lacks_mode(const std::string& solver, ExecutionMode mode) {
-  if (solver == "wcsph" || mode == ExecutionMode::cpu || mode == ExecutionMode::gpu) return "";
+inline std::string why_solver_lacks_mode(SolverKind solver, ExecutionMode mode) {
+  if (solver == SolverKind::wcsph || mode == ExecutionMode::cpu || mode == ExecutionMode::gpu) return "";
   if (mode == ExecutionMode::hybrid)
-    return solver == "dem" ? "" : "the hybrid mode runs the wcsph and dem solvers only, not " + solver;
-  return "hybrid-overlap runs the wcsph solver only, not " + solver;
+    return solver == SolverKind::dem
+               ? ""
+               : std::string("the hybrid mode runs the wcsph and dem solvers only, not ") +
+                     solver_name(solver);
+  return std::string("hybrid-overlap runs the wcsph solver only, not ") + solver_name(solver);
 }
 
 }  // namespace surge

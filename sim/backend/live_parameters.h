@@ -4,22 +4,18 @@
 // same time-step rule: then the next step only reads a different number from the parameter struct every
 // kernel is passed by value at its launch, on the CPU and on the GPU alike, and nothing crosses the bus.
 // The rest (spacing, kernel, masses, walls, a DEM stiffness the fixed time step was derived from...) needs
-// new particles or a new time step, so it applies on restart. Live values take the scene file's ranges
-// (docs/scenes.md); the names are those parameters() reports, units included.
+// new particles or a new time step, so it applies on restart. Which parameters are live, their names (those
+// parameters() reports, units included), ranges and setters are the families' parameter tables
+// (sim/core/parameter_spec.h); this file serves them to the backends.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
-#include "sim/core/vec.h"
+#include "sim/core/parameter_spec.h"
 
 namespace surge {
-
-// A value for set_parameter: a number in the unit its name ends with, or a vector (gravity_m_per_s2).
-using ParameterValue = std::variant<double, Vec3f>;
 
 // One parameter a running simulation can change, with the values it takes.
 struct LiveParameter {
@@ -28,14 +24,8 @@ struct LiveParameter {
   bool min_open = false;  // min itself refused
   bool integer = false;   // a count (iterations)
   bool vector = false;    // a Vec3f, each component in [min, max]
+  std::string_view unit;  // as the scene file writes it ("m/s", "%"); empty: dimensionless
   bool contains(float value) const;
-};
-
-// set_parameter's refusal: an unknown name, one that applies on restart only, a value of the wrong kind or
-// out of range. The message names the parameter and what it expected.
-class ParameterError : public std::invalid_argument {
- public:
-  using std::invalid_argument::invalid_argument;
 };
 
 struct SphParameters;

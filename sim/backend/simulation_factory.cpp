@@ -14,32 +14,33 @@ namespace surge {
 
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, Device device,
                                             const SimulationOptions& options) {
-  if (scene.solver == "wcsph") {
+  if (scene.solver == SolverKind::wcsph) {
     const SphSetup setup = build_setup(scene, options.particles_override);
     return make_wcsph_simulation(setup, device == Device::gpu ? ExecutionMode::gpu : ExecutionMode::cpu,
                                  options);
   }
-  if (scene.solver == "dfsph") {
+  if (scene.solver == SolverKind::dfsph) {
     const SphSetup setup = build_setup(scene, options.particles_override);
     return device == Device::gpu ? make_cuda_dfsph_simulation(setup, scene.dfsph, options.index_build)
                                  : make_cpu_dfsph_simulation(setup, scene.dfsph);
   }
-  if (scene.solver == "pbf") {
+  if (scene.solver == SolverKind::pbf) {
     const SphSetup setup = build_setup(scene, options.particles_override);
     return device == Device::gpu ? make_cuda_pbf_simulation(setup, scene.pbf, options.index_build)
                                  : make_cpu_pbf_simulation(setup, scene.pbf);
   }
-  if (scene.solver == "nbody") {
+  if (scene.solver == SolverKind::nbody) {
     const NbodySetup setup = build_nbody_setup(scene, options.particles_override);
     return device == Device::gpu ? make_cuda_nbody_simulation(setup) : make_cpu_nbody_simulation(setup);
   }
-  if (scene.solver == "dem") {
+  if (scene.solver == SolverKind::dem) {
     const DemSetup setup = build_dem_setup(scene, options.particles_override);
     return device == Device::gpu ? make_dem_cuda_simulation(setup, options.index_build)
                                  : make_dem_cpu_simulation(setup);
   }
   // The loader accepts only solvers listed here; reaching this is a bug, not bad input.
-  throw std::logic_error("make_simulation: no backend for solver '" + scene.solver + "'");
+  throw std::logic_error("make_simulation: no backend for solver '" + std::string(solver_name(scene.solver)) +
+                         "'");
 }
 
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mode,
@@ -48,7 +49,7 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mo
     return make_simulation(scene, mode == ExecutionMode::gpu ? Device::gpu : Device::cpu, options);
   if (const std::string why = why_solver_lacks_mode(scene.solver, mode); !why.empty())
     throw std::invalid_argument(std::string("mode ") + mode_name(mode) + ": " + why);
-  if (scene.solver == "dem")
+  if (scene.solver == SolverKind::dem)
     return make_dem_hybrid_simulation(build_dem_setup(scene, options.particles_override));
   return make_wcsph_simulation(build_setup(scene, options.particles_override), mode, options);
 }
@@ -105,7 +106,7 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sce
   if (const std::string why = why_solver_lacks_mode(scene.solver, mode); !why.empty())
     throw std::invalid_argument(std::string("cannot switch to mode ") + mode_name(mode) + ": " + why);
   const bool gpu = mode == ExecutionMode::gpu;
-  if (scene.solver == "dem") {
+  if (scene.solver == SolverKind::dem) {
     // Grains carry their spin and contact history over, so the continued run is the same run.
     auto* grains = dynamic_cast<DemSimulation*>(&running);
     if (grains == nullptr)
@@ -118,7 +119,7 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sce
     if (mode == ExecutionMode::hybrid) return make_dem_hybrid_simulation(setup);
     return gpu ? make_dem_cuda_simulation(setup, options.index_build) : make_dem_cpu_simulation(setup);
   }
-  if (scene.solver == "nbody") {
+  if (scene.solver == SolverKind::nbody) {
     // Bodies by creation id; a frame holds them in float, the GPU's precision (the CPU runs in double).
     NbodySetup setup = build_nbody_setup(scene, options.particles_override);
     ParticleFrame frame;
@@ -137,11 +138,11 @@ std::unique_ptr<Simulation> switch_execution_mode(Simulation& running, const Sce
     return gpu ? make_cuda_nbody_simulation(setup) : make_cpu_nbody_simulation(setup);
   }
   const SphSetup setup = build_setup(scene, options.particles_override);
-  if (scene.solver == "wcsph") return switch_execution_mode(running, setup, mode, options);
+  if (scene.solver == SolverKind::wcsph) return switch_execution_mode(running, setup, mode, options);
   ParticleFrame frame;
   running.download(frame);
   const SphSetup continued = continue_from(setup, frame);
-  if (scene.solver == "dfsph")
+  if (scene.solver == SolverKind::dfsph)
     return gpu ? make_cuda_dfsph_simulation(continued, scene.dfsph, options.index_build)
                : make_cpu_dfsph_simulation(continued, scene.dfsph);
   return gpu ? make_cuda_pbf_simulation(continued, scene.pbf, options.index_build)

@@ -53,21 +53,21 @@ TEST(ModeComparison, SpeedupIsCpuTimeOverTheModesTimeOnceCpuIsMeasured) {
 TEST(ModeComparison, ModesThatNeedAGpuOrAnotherSolverAreRefusedWithTheReason) {
   const std::string no_gpu = "no CUDA device";
   for (ExecutionMode mode : kExecutionModes) {
-    EXPECT_EQ(why_mode_unavailable(mode, "wcsph", ""), "") << mode_name(mode);
+    EXPECT_EQ(why_mode_unavailable(mode, SolverKind::wcsph, ""), "") << mode_name(mode);
   }
   // The other solvers switch between cpu and gpu; the hybrid modes are WCSPH's.
   for (const char* solver : {"dfsph", "pbf", "dem", "nbody"}) {
-    EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, solver, ""), "");
-    EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, solver, ""), "");
-    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, solver, ""), "");
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, *parse_solver_kind(solver), ""), "");
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, *parse_solver_kind(solver), ""), "");
+    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, *parse_solver_kind(solver), ""), "");
   }
   // Grains have the hybrid mode too (the same cell index, built on the CPU).
-  EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, "dem", ""), "");
+  EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, SolverKind::dem, ""), "");
   for (const char* solver : {"dfsph", "pbf", "nbody"})
-    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "") << solver;
-  EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, "wcsph", no_gpu), "");
+    EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid, *parse_solver_kind(solver), ""), "") << solver;
+  EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, SolverKind::wcsph, no_gpu), "");
   for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap, ExecutionMode::gpu}) {
-    const std::string why = why_mode_unavailable(mode, "wcsph", no_gpu);
+    const std::string why = why_mode_unavailable(mode, SolverKind::wcsph, no_gpu);
     EXPECT_NE(why.find(no_gpu), std::string::npos) << mode_name(mode) << ": " << why;
   }
 }

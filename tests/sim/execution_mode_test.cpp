@@ -83,7 +83,7 @@ TEST(ExecutionMode, SwitchingModeContinuesTheSameRun) {
 TEST(ExecutionMode, IncompressibleSolversSwitchThroughTheScene) {
   for (const char* solver : {"pbf", "dfsph"}) {
     Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-    scene.solver = solver;
+    scene.solver = *parse_solver_kind(solver);
     const SimulationOptions options{.particles_override = 3000};
     auto straight = make_simulation(scene, ExecutionMode::cpu, options);
     auto first = make_simulation(scene, ExecutionMode::cpu, options);
@@ -116,7 +116,7 @@ TEST(ExecutionMode, IncompressibleSolversSwitchThroughTheScene) {
 
 TEST(ExecutionMode, HybridModesAreRefusedWhereTheyDoNotExist) {
   Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-  scene.solver = "pbf";
+  scene.solver = SolverKind::pbf;
   auto running = make_simulation(scene, ExecutionMode::cpu, {.particles_override = 500});
   try {
     switch_execution_mode(*running, scene, ExecutionMode::hybrid, {.particles_override = 500});
@@ -125,10 +125,10 @@ TEST(ExecutionMode, HybridModesAreRefusedWhereTheyDoNotExist) {
     EXPECT_NE(std::string(e.what()).find("wcsph"), std::string::npos) << e.what();
   }
   for (const char* solver : {"dfsph", "pbf", "dem", "nbody"}) {
-    EXPECT_NE(why_solver_lacks_mode(solver, ExecutionMode::hybrid_overlap), "") << solver;
-    EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::gpu), "") << solver;
+    EXPECT_NE(why_solver_lacks_mode(*parse_solver_kind(solver), ExecutionMode::hybrid_overlap), "") << solver;
+    EXPECT_EQ(why_solver_lacks_mode(*parse_solver_kind(solver), ExecutionMode::gpu), "") << solver;
   }
-  EXPECT_EQ(why_solver_lacks_mode("dem", ExecutionMode::hybrid), "");
+  EXPECT_EQ(why_solver_lacks_mode(SolverKind::dem, ExecutionMode::hybrid), "");
   EXPECT_EQ(running->status().step, 0) << "the refused switch left the run as it was";
 }
 

@@ -104,6 +104,9 @@ struct ParameterSpec {
   // ("0 = automatic"; "an error with `hertz`", appended to the range).
   std::string_view default_note = "";
   std::string_view allowed_note = "";
+  // The solvers that use it, where fewer than all that read its table: a scene of another solver giving it is
+  // an error, as the value would be ignored. Empty: every solver that reads the table.
+  SolverSet only_for = {};
 
   // Live: the solvers whose running simulation takes it, and how. A parameter is live when a scene that
   // started with the new value would have the same particles and the same time-step rule.

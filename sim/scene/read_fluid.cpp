@@ -203,9 +203,9 @@ void read_pbf(const TableReader& table, Scene& scene) {
 // A WCSPH-only key in a scene of another solver would be silently ignored: say so instead. ([dfsph] and [pbf]
 // may stand in any SPH scene: they apply when that solver runs, from the scene or from --solver.)
 void reject_wcsph_keys_of_other_solvers(const Scene& scene) {
-  if (scene.solver == SolverKind::wcsph) return;
-  for (std::string_view key : {"speed_of_sound", "tait_exponent", "viscosity_alpha", "xsph_epsilon"}) {
-    const std::string full = "fluid." + std::string(key);
+  for (const SceneParameterSpec& spec : fluid_parameter_specs()) {
+    if (spec.only_for.empty() || spec.only_for.contains(scene.solver)) continue;
+    const std::string full = "fluid." + std::string(spec.key);
     if (scene.key_lines.count(full)) {
       throw SceneError(
           scene.path, scene.line_of(full), full,

@@ -23,7 +23,7 @@ std::string cpu_description() {
 // The setting a user would change to ask for fewer particles, as "FILE:LINE: key 'KEY'".
 std::string resolution_setting(const Scene& scene, long particles_override) {
   if (particles_override > 0) return scene.path.string() + ": option '--particles'";
-  if (scene.solver == "nbody") {
+  if (scene.solver == SolverKind::nbody) {
     const std::string key = "nbody.system[0].bodies";
     return scene.path.string() + ":" + std::to_string(scene.line_of(key)) + ": key '" + key + "'";
   }

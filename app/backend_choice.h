@@ -31,10 +31,12 @@ inline const std::vector<std::string> kSolverNames = {"wcsph", "dfsph", "pbf"};
 // The fluid solvers read the same tables; a granular scene (solver = "dem") has none of them.
 inline void apply_solver_override(Scene& scene, const std::string& solver) {
   if (solver.empty()) return;
-  if (scene.solver == "dem" && solver != "dem")
+  // CLI11 has checked the name against kSolverNames.
+  const SolverKind kind = *parse_solver_kind(solver);
+  if (scene.solver == SolverKind::dem && kind != SolverKind::dem)
     throw InputError("--solver " + solver + ": " + scene.path.string() +
                      " is a granular scene (solver = \"dem\"); it has no fluid for a fluid solver");
-  scene.solver = solver;
+  scene.solver = kind;
 }
 
 // "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.

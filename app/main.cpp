@@ -7,6 +7,7 @@
 #include "app/bench_command.h"
 #include "app/exit_codes.h"
 #include "app/modes_command.h"
+#include "app/params_command.h"
 #include "app/run_command.h"
 #include "app/validate_command.h"
 #include "app/view_command.h"
@@ -34,9 +35,11 @@ std::string command_line(int argc, char** argv) {
 }
 
 int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, const CLI::App& view,
-             const CLI::App& dam_break, RunOptions& run_options, const BenchOptions& bench_options,
-             ViewOptions view_options, const ValidateOptions& validate_options) {
+             const CLI::App& dam_break, const CLI::App& params, RunOptions& run_options,
+             const BenchOptions& bench_options, ViewOptions view_options,
+             const ValidateOptions& validate_options, const ParamsOptions& params_options) {
   if (bench.parsed()) return run_bench(bench_options);
+  if (params.parsed()) return run_params(params_options);
   if (dam_break.parsed()) return run_validate_dam_break(validate_options);
   if (view.parsed()) {
     if (view_options.scene_path.empty()) view_options.scene_path = default_scene();
@@ -78,6 +81,8 @@ int main(int argc, char** argv) {
   const CLI::App* view = add_view_command(app, view_options);
   const CLI::App* dam_break = add_validate_command(app, validate_options);
   const CLI::App* modes = add_modes_command(app);
+  ParamsOptions params_options;
+  const CLI::App* params = add_params_command(app, params_options);
   // Set after the subcommands exist, which would otherwise inherit it.
   app.footer(
       "With no command, opens scenes/dam_break.toml in a window when there is a display, else runs it "
@@ -92,8 +97,8 @@ int main(int argc, char** argv) {
 
   try {
     if (modes->parsed()) return run_modes(std::cout);
-    return dispatch(app, *run, *bench, *view, *dam_break, run_options, bench_options, view_options,
-                    validate_options);
+    return dispatch(app, *run, *bench, *view, *dam_break, *params, run_options, bench_options, view_options,
+                    validate_options, params_options);
   } catch (const surge::SceneError& e) {
     std::cerr << e.what() << '\n';
     return kExitBadInput;

@@ -37,8 +37,7 @@ double ModeComparison::slowest_ms_per_step() const {
   return slowest;
 }
 
-std::string why_mode_unavailable(ExecutionMode mode, const std::string& solver,
-                                 const std::string& why_no_gpu) {
+std::string why_mode_unavailable(ExecutionMode mode, SolverKind solver, const std::string& why_no_gpu) {
   if (std::string why = why_solver_lacks_mode(solver, mode); !why.empty()) return why;
   if (mode_needs_gpu(mode) && !why_no_gpu.empty())
     return "hybrid, hybrid-overlap and gpu need a CUDA GPU: " + why_no_gpu;

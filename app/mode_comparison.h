@@ -37,7 +37,6 @@ class ModeComparison {
 
 // Why the live switch cannot take a `solver` run to `mode` here, or "" when it can. why_no_gpu is
 // query_gpu's reason, empty when a CUDA GPU is present. The factory's table says which solver has which mode.
-std::string why_mode_unavailable(ExecutionMode mode, const std::string& solver,
-                                 const std::string& why_no_gpu);
+std::string why_mode_unavailable(ExecutionMode mode, SolverKind solver, const std::string& why_no_gpu);
 
 }  // namespace surge::app

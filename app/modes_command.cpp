@@ -35,7 +35,7 @@ int run_modes(std::ostream& out) {
   for (ExecutionMode mode : kExecutionModes) header.emplace_back(mode_name(mode));
   print_row("solver", header);
   std::vector<std::string> reasons;
-  for (const std::string& solver : solvers_with_modes()) {
+  for (SolverKind solver : solvers_with_modes()) {
     std::vector<std::string> cells;
     for (ExecutionMode mode : kExecutionModes) {
       const std::string why = why_solver_lacks_mode(solver, mode);
@@ -47,7 +47,7 @@ int run_modes(std::ostream& out) {
       if (found == reasons.end()) found = reasons.insert(reasons.end(), why);
       cells.push_back("no (" + std::to_string(found - reasons.begin() + 1) + ")");
     }
-    print_row(solver, cells);
+    print_row(solver_name(solver), cells);
   }
   for (std::size_t k = 0; k < reasons.size(); ++k) out << '(' << k + 1 << ") " << reasons[k] << '\n';
   std::string why_no_gpu;

@@ -22,7 +22,7 @@ LessonsPanel::LessonsPanel() {
   if (!query_gpu(&why_no_gpu_) && why_no_gpu_.empty()) why_no_gpu_ = "no CUDA GPU";
 }
 
-std::optional<ExecutionMode> LessonsPanel::draw(ExecutionMode current, const std::string& solver) const {
+std::optional<ExecutionMode> LessonsPanel::draw(ExecutionMode current, SolverKind solver) const {
   std::optional<ExecutionMode> picked;
   // The mode switch: one radio button per mode on one line; an unavailable one is greyed, and each
   // distinct reason is written once below them.

@@ -22,7 +22,7 @@ class LessonsPanel {
 
   // Draws the panel's contents (inside the caller's ImGui window). Returns the mode the user picked, when
   // it differs from `current`.
-  std::optional<ExecutionMode> draw(ExecutionMode current, const std::string& solver) const;
+  std::optional<ExecutionMode> draw(ExecutionMode current, SolverKind solver) const;
 
  private:
   std::string why_no_gpu_;  // empty when a CUDA GPU is present

@@ -25,6 +25,16 @@ float highest(const LiveParameter& p) {
   return p.max >= double(FLT_MAX) ? FLT_MAX : float(p.max);
 }
 
+// ImGui's drag format with the parameter's unit after the number ("%.4g m/s"); '%' doubled for printf. The
+// unit stays ASCII ("m/s^2"): the default font has no superscripts.
+std::string drag_format(const char* number, std::string_view unit) {
+  std::string format = number;
+  if (unit.empty()) return format;
+  format += ' ';
+  for (char c : unit) format += c == '%' ? std::string("%%") : std::string(1, c);
+  return format;
+}
+
 std::string describe(const NamedValue& v) {
   std::ostringstream text;
   if (const auto* x = std::get_if<double>(&v.value)) {
@@ -51,8 +61,8 @@ std::string LiveParametersPanel::draw(Simulation& simulation) {
     if (p.vector) {
       const Vec3f v = std::get<Vec3f>(current->value);
       float xyz[3] = {v.x, v.y, v.z};
-      if (ImGui::DragFloat3(label.c_str(), xyz, 0.05f, lowest(p), highest(p), "%.2f",
-                            ImGuiSliderFlags_AlwaysClamp))
+      if (ImGui::DragFloat3(label.c_str(), xyz, 0.05f, lowest(p), highest(p),
+                            drag_format("%.2f", p.unit).c_str(), ImGuiSliderFlags_AlwaysClamp))
         refusal = remember_and_apply(simulation, p.name, Vec3f{xyz[0], xyz[1], xyz[2]});
     } else if (p.integer) {
       int count = int(std::get<double>(current->value));
@@ -63,8 +73,8 @@ std::string LiveParametersPanel::draw(Simulation& simulation) {
       float x = float(std::get<double>(current->value));
       // A step of 1 % of the value (or of the range's width for a value at zero) per pixel dragged.
       const float speed = std::max(0.01f * std::abs(x), 1e-6f);
-      if (ImGui::DragFloat(label.c_str(), &x, speed, lowest(p), highest(p), "%.4g",
-                           ImGuiSliderFlags_AlwaysClamp))
+      if (ImGui::DragFloat(label.c_str(), &x, speed, lowest(p), highest(p),
+                           drag_format("%.4g", p.unit).c_str(), ImGuiSliderFlags_AlwaysClamp))
         refusal = remember_and_apply(simulation, p.name, double(x));
     }
   }

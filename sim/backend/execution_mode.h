@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/core/solver_kind.h"
+
 namespace surge {
 
 enum class ExecutionMode { cpu, hybrid, hybrid_overlap, gpu };
@@ -46,6 +48,6 @@ inline bool mode_needs_gpu(ExecutionMode mode) {
 // Why `solver` cannot run in `mode`, the hardware aside; empty when it can. The answer comes from the
 // factory's table of {solver, mode} -> maker or reason (sim/backend/simulation_factory.cpp), which `--mode`,
 // `--modes`, `surge modes` and the viewer's live switch all read.
-std::string why_solver_lacks_mode(std::string_view solver, ExecutionMode mode);
+std::string why_solver_lacks_mode(SolverKind solver, ExecutionMode mode);
 
 }  // namespace surge

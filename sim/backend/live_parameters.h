@@ -4,8 +4,9 @@
 // same time-step rule: then the next step only reads a different number from the parameter struct every
 // kernel is passed by value at its launch, on the CPU and on the GPU alike, and nothing crosses the bus.
 // The rest (spacing, kernel, masses, walls, a DEM stiffness the fixed time step was derived from...) needs
-// new particles or a new time step, so it applies on restart. Live values take the scene file's ranges
-// (docs/scenes.md); the names are those parameters() reports, units included.
+// new particles or a new time step, so it applies on restart. Which parameters are live, their names (those
+// parameters() reports, units included), ranges and setters are the families' parameter tables
+// (sim/core/parameter_spec.h); this file serves them to the backends.
 #pragma once
 
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "sim/core/live_parameter.h"
+#include "sim/core/parameter_spec.h"
 
 namespace surge {
 

@@ -136,11 +136,9 @@ constexpr ModeCell lacks(std::string_view why_not) {
   return {nullptr, why_not};
 }
 
-// The row key. When Scene::solver becomes an enum (SolverKind), this type and the first token of each row
-// change, and nothing else.
-using SolverKey = std::string_view;
+using SolverKey = SolverKind;
 std::string key_name(SolverKey solver) {
-  return std::string(solver);
+  return std::string(solver_name(solver));
 }
 
 struct SolverModes {
@@ -157,11 +155,11 @@ constexpr std::string_view kDemWithoutSkin =
 // clang-format off
 constexpr std::array<SolverModes, 5> kModeTable = {{
     //          cpu          hybrid               hybrid-overlap          gpu
-    {"wcsph", {runs(wcsph), runs(wcsph),         runs(wcsph),            runs(wcsph)}},
-    {"dfsph", {runs(dfsph), runs(dfsph),         runs(dfsph),            runs(dfsph)}},
-    {"pbf",   {runs(pbf),   runs(pbf),           runs(pbf),              runs(pbf)}},
-    {"dem",   {runs(dem),   runs(dem),           lacks(kDemWithoutSkin), runs(dem)}},
-    {"nbody", {runs(nbody), lacks(kNoCellIndex), lacks(kNoCellIndex),    runs(nbody)}},
+    {SolverKind::wcsph, {runs(wcsph), runs(wcsph),         runs(wcsph),            runs(wcsph)}},
+    {SolverKind::dfsph, {runs(dfsph), runs(dfsph),         runs(dfsph),            runs(dfsph)}},
+    {SolverKind::pbf,   {runs(pbf),   runs(pbf),           runs(pbf),              runs(pbf)}},
+    {SolverKind::dem,   {runs(dem),   runs(dem),           lacks(kDemWithoutSkin), runs(dem)}},
+    {SolverKind::nbody, {runs(nbody), lacks(kNoCellIndex), lacks(kNoCellIndex),    runs(nbody)}},
 }};
 // clang-format on
 
@@ -182,14 +180,14 @@ Maker maker_or_throw(SolverKey solver, ExecutionMode mode, const std::string& do
 
 }  // namespace
 
-std::string why_solver_lacks_mode(std::string_view solver, ExecutionMode mode) {
+std::string why_solver_lacks_mode(SolverKind solver, ExecutionMode mode) {
   return std::string(cell(solver, mode).why_not);
 }
 
-std::vector<std::string> solvers_with_modes() {
-  std::vector<std::string> names;
-  for (const SolverModes& row : kModeTable) names.push_back(key_name(row.solver));
-  return names;
+std::vector<SolverKind> solvers_with_modes() {
+  std::vector<SolverKind> solvers;
+  for (const SolverModes& row : kModeTable) solvers.push_back(row.solver);
+  return solvers;
 }
 
 std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mode,

@@ -34,7 +34,7 @@ std::unique_ptr<Simulation> make_simulation(const Scene& scene, ExecutionMode mo
                                             const SimulationOptions& options = {});
 
 // The solvers of the table, in its order, for `surge modes` (the loader accepts exactly these).
-std::vector<std::string> solvers_with_modes();
+std::vector<SolverKind> solvers_with_modes();
 
 // A WCSPH simulation of `setup` in `mode`; setup.fluid's time_s and step are where it starts.
 std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, ExecutionMode mode,

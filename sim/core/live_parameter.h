@@ -20,6 +20,7 @@ struct LiveParameter {
   bool min_open = false;  // min itself refused
   bool integer = false;   // a count (iterations)
   bool vector = false;    // a Vec3f, each component in [min, max]
+  std::string_view unit;  // as the scene file writes it ("m/s", "%"); empty: dimensionless
   bool contains(float value) const;
 };
 

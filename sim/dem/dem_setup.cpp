@@ -258,7 +258,7 @@ DemSetup build_dem_setup(const Scene& scene, long particles_override) {
                        "moving plus fixed grains must be fewer than 4,294,967,280 for the contact history's "
                        "32-bit partner keys");
   }
-  p.gravity = scene.gravity;
+  p.gravity = scene.dem.gravity;
   p.wall_model = d.wall_model;
   p.wall_restitution = d.wall_restitution;
   for (int f = 0; f < 6; ++f)
@@ -276,13 +276,13 @@ DemSetup build_dem_setup(const Scene& scene, long particles_override) {
     collision_time = linear_collision_time(p.stiffness, m_eff);
   } else {
     const Vec3f extent = scene.domain_max - scene.domain_min;
-    const double g = std::sqrt(double(length_squared(scene.gravity)));
+    const double g = std::sqrt(double(length_squared(scene.dem.gravity)));
     const double height = std::sqrt(double(length_squared(extent)));
     const double speed = std::max(std::sqrt(2.0 * g * height) + fastest, 1e-3);
     collision_time = hertz_collision_time(p.effective_modulus, 0.5 * smallest_radius, m_eff, speed);
   }
   p.collision_time = float(collision_time);
-  p.time_step_gravity = std::sqrt(length_squared(scene.gravity));
+  p.time_step_gravity = std::sqrt(length_squared(scene.dem.gravity));
   if (d.time_step > 0.0f) {
     // Symplectic Euler on a contact of angular frequency omega is stable for omega dt < 2, that is
     // dt < (2/pi) t_c.

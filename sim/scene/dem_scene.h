@@ -50,6 +50,7 @@ struct DemScene {
   float wall_restitution = 0.5f;          // reflect walls (dimensionless)
   float time_step = 0.0f;                 // [s]; 0 = collision_time_fraction x the collision time
   float collision_time_fraction = 0.02f;  // (dimensionless)
+  Vec3f gravity{0.0f, 0.0f, -9.81f};      // [m/s^2]
   std::vector<GrainBlock> blocks;         // [[dem.block]]
 };
 

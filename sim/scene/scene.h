@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/solver_kind.h"
 #include "sim/core/vec.h"
 #include "sim/nbody/nbody_scene.h"
 #include "sim/scene/dem_scene.h"
@@ -62,7 +63,7 @@ inline constexpr std::array<const char*, 6> kFaceNames = {"x-", "x+", "y-", "y+"
 struct Scene {
   std::filesystem::path path;
   std::string name;
-  std::string solver = "wcsph";  // "wcsph", "dfsph" or "pbf"
+  SolverKind solver = SolverKind::wcsph;
 
   // [domain]: the tank interior. Particles leaving it end the run with a diagnosis.
   Vec3f domain_min{}, domain_max{};  // [m]
@@ -90,8 +91,7 @@ struct Scene {
   DfsphParameters dfsph;
   PbfParameters pbf;
 
-  // [dem] and [[dem.block]]: the granular solver's contact law and grains (solver = "dem"); its gravity
-  // is `gravity` above, read from [dem].
+  // [dem] and [[dem.block]]: the granular solver's contact law, gravity and grains (solver = "dem").
   DemScene dem;
 
   // [time]

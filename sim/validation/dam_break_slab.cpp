@@ -46,7 +46,7 @@ DamBreakColumn prepare_dam_break_slab(Scene& scene, const std::string& solver, i
   const DamBreakColumn column = dam_break_column(scene);
   FluidBlock& block = scene.blocks.front();
   const float spacing = float(column.width_m / resolution);
-  scene.solver = solver;
+  scene.solver = *parse_solver_kind(solver);
   scene.spacing = spacing;
   scene.target_particles = 0;
   scene.domain_max.y = scene.domain_min.y + float(depth_particles) * spacing;

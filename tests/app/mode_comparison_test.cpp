@@ -53,25 +53,25 @@ TEST(ModeComparison, SpeedupIsCpuTimeOverTheModesTimeOnceCpuIsMeasured) {
 TEST(ModeComparison, ModesThatNeedAGpuOrAnotherSolverAreRefusedWithTheReason) {
   const std::string no_gpu = "no CUDA device";
   for (ExecutionMode mode : kExecutionModes) {
-    EXPECT_EQ(why_mode_unavailable(mode, "wcsph", ""), "") << mode_name(mode);
+    EXPECT_EQ(why_mode_unavailable(mode, SolverKind::wcsph, ""), "") << mode_name(mode);
   }
   // Every solver switches between cpu and gpu; the fluids have the hybrid modes too (their cell index built
   // on the CPU), grains only the hybrid mode, bodies (no cell index) neither.
   for (const char* solver : {"dfsph", "pbf", "dem", "nbody"}) {
-    EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, solver, ""), "");
-    EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, solver, ""), "");
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, *parse_solver_kind(solver), ""), "");
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::gpu, *parse_solver_kind(solver), ""), "");
   }
   for (const char* solver : {"dfsph", "pbf"}) {
-    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, solver, ""), "") << solver;
-    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid_overlap, solver, ""), "") << solver;
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, *parse_solver_kind(solver), ""), "") << solver;
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid_overlap, *parse_solver_kind(solver), ""), "") << solver;
   }
-  EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, "dem", ""), "");
-  EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, "dem", ""), "");
+  EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, SolverKind::dem, ""), "");
+  EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, SolverKind::dem, ""), "");
   for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap})
-    EXPECT_NE(why_mode_unavailable(mode, "nbody", ""), "") << mode_name(mode);
-  EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, "wcsph", no_gpu), "");
+    EXPECT_NE(why_mode_unavailable(mode, SolverKind::nbody, ""), "") << mode_name(mode);
+  EXPECT_EQ(why_mode_unavailable(ExecutionMode::cpu, SolverKind::wcsph, no_gpu), "");
   for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap, ExecutionMode::gpu}) {
-    const std::string why = why_mode_unavailable(mode, "wcsph", no_gpu);
+    const std::string why = why_mode_unavailable(mode, SolverKind::wcsph, no_gpu);
     EXPECT_NE(why.find(no_gpu), std::string::npos) << mode_name(mode) << ": " << why;
   }
 }

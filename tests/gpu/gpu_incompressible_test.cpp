@@ -28,7 +28,7 @@ double figure(Simulation& sim, const std::string& name) {
 // checks the adaptive counts.
 void compare_backends(const std::string& solver, int steps) {
   Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-  scene.solver = solver;
+  scene.solver = *parse_solver_kind(solver);
   scene.dfsph.min_iterations = scene.dfsph.max_iterations = 4;
   scene.dfsph.density_error = 1e-6f;    // never reached in 4 iterations
   scene.dfsph.divergence_error = 1.0f;  // reached at once: one divergence iteration
@@ -77,7 +77,7 @@ TEST(GpuIncompressible, PbfMatchesTheCpu) {
 TEST(GpuIncompressible, StepsMoveOnlyReductionResults) {
   for (const std::string solver : {"dfsph", "pbf"}) {
     Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-    scene.solver = solver;
+    scene.solver = *parse_solver_kind(solver);
     const SphSetup setup = build_setup(scene, 100000);
     auto gpu = solver == "dfsph" ? make_cuda_dfsph_simulation(setup, scene.dfsph)
                                  : make_cuda_pbf_simulation(setup, scene.pbf);

@@ -31,7 +31,7 @@ double figure(Simulation& simulation, const std::string& name) {
 // compared then differ by rounding alone, and every mode makes the same reductions, so their readbacks match.
 Scene fixed_iterations(const std::string& solver) {
   Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-  scene.solver = solver;
+  scene.solver = *parse_solver_kind(solver);
   scene.dfsph.min_iterations = scene.dfsph.max_iterations = 4;
   scene.dfsph.density_error = 1e-6f;    // never reached in 4 iterations
   scene.dfsph.divergence_error = 1.0f;  // reached at once: one divergence iteration
@@ -179,7 +179,7 @@ TEST(IncompressibleModes, TooSmallASkinIsCaughtAndRebuiltEarly) {
 TEST(IncompressibleModes, LiveSwitchReachesTheHybridModes) {
   for (const std::string solver : {"pbf", "dfsph"}) {
     Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-    scene.solver = solver;
+    scene.solver = *parse_solver_kind(solver);
     const SphSetup setup = build_setup(scene, kParticles);
     auto straight = make(scene, ExecutionMode::gpu);
     for (int s = 0; s < 40; ++s) straight->step();

@@ -68,14 +68,15 @@ void compare_after_edits(const Scene& scene, long particles, int before, int aft
   std::printf(
       "%s (%s), %d + %d steps, %zu particles: largest CPU-GPU difference %.3e, edit moved particles by "
       "up to %.3e (tolerance %.3e)\n",
-      scene.name.c_str(), scene.solver.c_str(), before, after, a.size(), largest, effect, tolerance * scale);
+      scene.name.c_str(), solver_name(scene.solver), before, after, a.size(), largest, effect,
+      tolerance * scale);
   EXPECT_LT(largest, tolerance * scale);
   EXPECT_GT(effect, 10 * largest) << "the edit changed the run, so the comparison means something";
 }
 
 Scene dam_break(const std::string& solver) {
   Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-  scene.solver = solver;
+  scene.solver = *parse_solver_kind(solver);
   // Fixed iteration counts, as in gpu_incompressible_test.cpp: then only rounding differs.
   scene.dfsph.min_iterations = scene.dfsph.max_iterations = 4;
   scene.dfsph.density_error = 1e-6f;

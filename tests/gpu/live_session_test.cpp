@@ -148,7 +148,7 @@ long run_cpu_gpu_cpu(app::LiveSession& session, render::ParticleRenderer& render
 // agreement the incompressible GPU tests hold (tests/gpu/gpu_incompressible_test.cpp).
 TEST(LiveSession, PbfSwitchesBetweenCpuAndGpu) {
   Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-  scene.solver = "pbf";
+  scene.solver = SolverKind::pbf;
   constexpr long kParticles = 50000;
   render::HeadlessGlContext context(0);
   ASSERT_TRUE(context.on_cuda_device()) << context.description();
@@ -197,7 +197,7 @@ TEST(LiveSession, GrainsAndBodiesSwitchBetweenCpuAndGpu) {
     const double extent = std::sqrt(double(length_squared(high - low)));
     std::cout << c.scene << ": largest difference from a cpu-only run after " << steps_done
               << " steps: " << difference << " (extent " << extent << ", largest w " << radius << ")\n";
-    if (scene.solver == "dem")
+    if (scene.solver == SolverKind::dem)
       EXPECT_LT(difference, 1e-2 * radius);
     else
       EXPECT_LT(difference, 1e-4 * extent);

@@ -150,8 +150,8 @@ TEST(RenderInterop, EverySolversGpuBackendFeedsGlOnTheDevice) {
   ASSERT_TRUE(context.on_cuda_device()) << context.description();
   for (const Case& c : cases) {
     Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/") + c.scene);
-    if (c.solver) scene.solver = c.solver;
-    SCOPED_TRACE(scene.solver);
+    if (c.solver) scene.solver = *parse_solver_kind(c.solver);
+    SCOPED_TRACE(solver_name(scene.solver));
     auto simulation = make_simulation(scene, ExecutionMode::gpu, {.particles_override = c.particles});
     for (int s = 0; s < 5; ++s) simulation->step();
     render::ParticleRenderer renderer;
@@ -178,7 +178,7 @@ TEST(RenderInterop, EverySolversGpuBackendFeedsGlOnTheDevice) {
       if (a.x != b.x || a.y != b.y || a.z != b.z) ++mismatches;
     }
     EXPECT_EQ(mismatches, 0u) << "GL positions differ from the simulation's";
-    std::cout << scene.solver << ": " << n << " particles fed through interop, 0 bus bytes\n";
+    std::cout << solver_name(scene.solver) << ": " << n << " particles fed through interop, 0 bus bytes\n";
   }
 }
 

@@ -91,7 +91,7 @@ std::map<std::string, std::string> read_expected(const std::filesystem::path& fi
 // `solver` replaces the scene's (as --solver does), for the incompressible solvers, which no scene file names.
 std::string run_and_hash(const std::filesystem::path& path, const char* solver = nullptr) {
   Scene scene = load_scene(path);
-  if (solver != nullptr) scene.solver = solver;
+  if (solver != nullptr) scene.solver = *parse_solver_kind(solver);
   std::unique_ptr<Simulation> simulation;
   try {
     simulation =
@@ -122,7 +122,7 @@ TEST(CpuRegression, EveryScenesCpuRunIsBitIdenticalToTheRecordedOne) {
   for (const auto& path : all_scenes()) {
     std::vector<std::pair<std::string, std::string>> runs = {{scene_key(path), run_and_hash(path)}};
     // The fluid scenes again under DFSPH and PBF.
-    if (load_scene(path).solver == "wcsph")
+    if (load_scene(path).solver == SolverKind::wcsph)
       for (const char* solver : {"dfsph", "pbf"})
         runs.push_back({scene_key(path) + "+" + solver, run_and_hash(path, solver)});
     for (const auto& [key, got] : runs) {

@@ -100,7 +100,7 @@ TEST(DamBreakSlabScene, PreparationSetsResolutionAndDepth) {
   EXPECT_EQ(default_slab_depth(20), 8);
   EXPECT_EQ(default_slab_depth(50), 20);
   const DamBreakColumn column = prepare_dam_break_slab(scene, "dfsph", 25, 6);
-  EXPECT_EQ(scene.solver, "dfsph");
+  EXPECT_EQ(scene.solver, SolverKind::dfsph);
   EXPECT_NEAR(scene.spacing, 0.05715 / 25, 1e-9);
   EXPECT_NEAR(scene.domain_max.y - scene.domain_min.y, 6 * scene.spacing, 1e-7);
   EXPECT_EQ(scene.blocks.front().max.y, scene.domain_max.y);

@@ -54,7 +54,7 @@ testing::AssertionResult fails_with(const std::string& text, int line, const std
 
 TEST(DemSceneLoader, MinimalSceneTakesTheDefaults) {
   const Scene scene = parse_scene(scene_text(), "t.toml");
-  EXPECT_EQ(scene.solver, "dem");
+  EXPECT_EQ(scene.solver, SolverKind::dem);
   EXPECT_EQ(scene.dem.normal_model, NormalModel::linear);
   EXPECT_FLOAT_EQ(scene.dem.stiffness, 1000.0f);
   EXPECT_FLOAT_EQ(scene.dem.restitution, 0.5f);
@@ -63,7 +63,7 @@ TEST(DemSceneLoader, MinimalSceneTakesTheDefaults) {
   EXPECT_FLOAT_EQ(scene.dem.friction, 0.5f);
   EXPECT_EQ(scene.dem.wall_model, WallModel::contact);
   EXPECT_FLOAT_EQ(scene.dem.collision_time_fraction, 0.02f);
-  EXPECT_FLOAT_EQ(scene.gravity.z, -9.81f);
+  EXPECT_FLOAT_EQ(scene.dem.gravity.z, -9.81f);
   ASSERT_EQ(scene.dem.blocks.size(), 1u);
   EXPECT_EQ(scene.dem.blocks[0].line, 7);
   EXPECT_FLOAT_EQ(scene.dem.blocks[0].grain_radius_max, 0.05f);
@@ -85,7 +85,7 @@ TEST(DemSceneLoader, ShippedGranularScenesBuild) {
                            "granular_column", "hourglass"}) {
     SCOPED_TRACE(name);
     const Scene scene = load_scene(std::string(SURGE_SOURCE_DIR) + "/scenes/" + name + ".toml");
-    EXPECT_EQ(scene.solver, "dem");
+    EXPECT_EQ(scene.solver, SolverKind::dem);
     const DemSetup setup = build_dem_setup(scene);
     EXPECT_GT(setup.grains.size(), 1000u);
     EXPECT_LT(setup.params.dt, 0.64 * setup.params.collision_time) << "inside the stability limit";

@@ -84,7 +84,7 @@ TEST(ExecutionMode, SwitchingModeContinuesTheSameRun) {
 TEST(ExecutionMode, IncompressibleSolversSwitchThroughTheScene) {
   for (const char* solver : {"pbf", "dfsph"}) {
     Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
-    scene.solver = solver;
+    scene.solver = *parse_solver_kind(solver);
     const SimulationOptions options{.particles_override = 3000};
     auto straight = make_simulation(scene, ExecutionMode::cpu, options);
     auto first = make_simulation(scene, ExecutionMode::cpu, options);
@@ -119,18 +119,19 @@ TEST(ExecutionMode, IncompressibleSolversSwitchThroughTheScene) {
 // (whose cell index the hybrid executors build on the CPU) in both hybrid modes. n-body has no cell index
 // and grains no skin schedule: those are refused with the reason, and a refused switch leaves the run alone.
 TEST(ExecutionMode, HybridModesAreRefusedWhereTheyDoNotExist) {
-  EXPECT_EQ(solvers_with_modes(), (std::vector<std::string>{"wcsph", "dfsph", "pbf", "dem", "nbody"}));
-  for (const std::string& solver : solvers_with_modes()) {
-    EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::cpu), "") << solver;
-    EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::gpu), "") << solver;
+  EXPECT_EQ(solvers_with_modes(), (std::vector<SolverKind>{SolverKind::wcsph, SolverKind::dfsph, SolverKind::pbf,
+                                                          SolverKind::dem, SolverKind::nbody}));
+  for (SolverKind solver : solvers_with_modes()) {
+    EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::cpu), "") << solver_name(solver);
+    EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::gpu), "") << solver_name(solver);
   }
   for (const char* solver : {"wcsph", "dfsph", "pbf"})
     for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap})
-      EXPECT_EQ(why_solver_lacks_mode(solver, mode), "") << solver << " " << mode_name(mode);
-  EXPECT_EQ(why_solver_lacks_mode("dem", ExecutionMode::hybrid), "");
-  EXPECT_NE(why_solver_lacks_mode("dem", ExecutionMode::hybrid_overlap), "");
-  EXPECT_NE(why_solver_lacks_mode("nbody", ExecutionMode::hybrid), "");
-  EXPECT_NE(why_solver_lacks_mode("nbody", ExecutionMode::hybrid_overlap), "");
+      EXPECT_EQ(why_solver_lacks_mode(*parse_solver_kind(solver), mode), "") << solver << " " << mode_name(mode);
+  EXPECT_EQ(why_solver_lacks_mode(SolverKind::dem, ExecutionMode::hybrid), "");
+  EXPECT_NE(why_solver_lacks_mode(SolverKind::dem, ExecutionMode::hybrid_overlap), "");
+  EXPECT_NE(why_solver_lacks_mode(SolverKind::nbody, ExecutionMode::hybrid), "");
+  EXPECT_NE(why_solver_lacks_mode(SolverKind::nbody, ExecutionMode::hybrid_overlap), "");
 
   const Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/kepler.toml");
   auto running = make_simulation(scene, ExecutionMode::cpu);

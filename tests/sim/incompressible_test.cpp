@@ -22,7 +22,7 @@ constexpr float kTankWidth = 0.08f;
 Scene hydrostatic_tank(const std::string& solver, float spacing, float depth) {
   Scene scene;
   scene.name = "hydrostatic";
-  scene.solver = solver;
+  scene.solver = *parse_solver_kind(solver);
   scene.domain_min = {0.0f, 0.0f, 0.0f};
   scene.domain_max = {kTankWidth, kTankWidth, depth + 0.1f};
   scene.walls = {true, true, true, true, true, false};

@@ -22,8 +22,8 @@ namespace {
 constexpr const char* kFluidSolvers[] = {"wcsph", "dfsph", "pbf"};
 
 std::unique_ptr<Simulation> make_cpu(const Scene& scene, const SphSetup& setup) {
-  if (scene.solver == "dfsph") return make_cpu_dfsph_simulation(setup, scene.dfsph);
-  if (scene.solver == "pbf") return make_cpu_pbf_simulation(setup, scene.pbf);
+  if (scene.solver == SolverKind::dfsph) return make_cpu_dfsph_simulation(setup, scene.dfsph);
+  if (scene.solver == SolverKind::pbf) return make_cpu_pbf_simulation(setup, scene.pbf);
   return make_cpu_simulation(setup);
 }
 
@@ -31,7 +31,7 @@ std::unique_ptr<Simulation> make_cpu(const Scene& scene, const SphSetup& setup) 
 Scene open_scene(const std::string& solver, Vec3f block_min, Vec3f block_max) {
   Scene scene;
   scene.name = "open";
-  scene.solver = solver;
+  scene.solver = *parse_solver_kind(solver);
   scene.domain_min = {-0.1f, -0.1f, -0.1f};
   scene.domain_max = {0.1f, 0.1f, 0.1f};
   scene.walls = {false, false, false, false, false, false};
@@ -213,7 +213,7 @@ TEST(LiveParameters, IncompressibleSettingsRefusedAndAccepted) {
       EXPECT_NEAR(std::get<double>(v.value), 0.5, 1e-6);
     }
   }
-  scene.solver = "pbf";
+  scene.solver = SolverKind::pbf;
   auto pbf = make_cpu(scene, build_setup(scene));
   EXPECT_THROW(pbf->set_parameter("iterations", 0.0), ParameterError);
   pbf->set_parameter("iterations", 2.0);
@@ -230,11 +230,12 @@ TEST(LiveParameters, LiveNamesAreAmongTheReportedParameters) {
   for (const char* file : scenes) {
     for (const char* solver : {"", "dfsph", "pbf"}) {
       Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/") + file);
-      if (*solver && scene.solver != "wcsph") continue;
-      if (*solver) scene.solver = solver;
-      SCOPED_TRACE(std::string(file) + " " + scene.solver);
+      if (*solver && scene.solver != SolverKind::wcsph) continue;
+      if (*solver) scene.solver = *parse_solver_kind(solver);
+      SCOPED_TRACE(std::string(file) + " " + solver_name(scene.solver));
       // Kepler's two bodies cannot be resized.
-      const long particles = scene.solver == "nbody" && std::string(file) == "kepler.toml" ? 0 : 2000;
+      const long particles =
+          scene.solver == SolverKind::nbody && std::string(file) == "kepler.toml" ? 0 : 2000;
       auto simulation = make_simulation(scene, ExecutionMode::cpu, {.particles_override = particles});
       const auto live = simulation->live_parameters();
       EXPECT_FALSE(live.empty());

@@ -44,7 +44,7 @@ testing::AssertionResult fails_with(const std::string& text, int line, const std
 
 TEST(NbodySceneFiles, KeplerIsTwoBodiesOnAnEllipse) {
   const Scene scene = load_scene(kScenes / "kepler.toml");
-  EXPECT_EQ(scene.solver, "nbody");
+  EXPECT_EQ(scene.solver, SolverKind::nbody);
   ASSERT_EQ(scene.nbody.systems.size(), 1u);
   const BodySystem& system = scene.nbody.systems[0];
   EXPECT_EQ(system.model, BodySystem::Model::two_body);

@@ -65,7 +65,7 @@ TEST(SceneFiles, EveryFileLoadsWithSaneValues) {
     SCOPED_TRACE(entry.path().string());
     const Scene scene = load_scene(entry.path());
     EXPECT_EQ(scene.name, entry.path().stem().string());
-    if (scene.solver != "wcsph") continue;  // other solvers' scenes have their own tests
+    if (scene.solver != SolverKind::wcsph) continue;  // other solvers' scenes have their own tests
     ++fluid_files;
     EXPECT_GT(scene.spacing, 0.0f) << "shipped scenes fix their resolution";
     EXPECT_FALSE(scene.blocks.empty());
@@ -131,7 +131,7 @@ TEST(SceneParse, MinimalSceneTakesTheDefaults) {
   const Scene scene = parse_scene(kMinimal, "scenes/tiny.toml");
   EXPECT_EQ(scene.path, "scenes/tiny.toml");
   EXPECT_EQ(scene.name, "tiny");
-  EXPECT_EQ(scene.solver, "wcsph");
+  EXPECT_EQ(scene.solver, SolverKind::wcsph);
   EXPECT_EQ(scene.walls, (std::array<bool, 6>{true, true, true, true, true, false}));
   EXPECT_EQ(scene.wall_layers, 2);
   EXPECT_EQ(scene.target_particles, 0);
@@ -470,7 +470,7 @@ TEST(SceneSolvers, DfsphAndPbfTablesAreReadInTheirUnits) {
                       "[dfsph]\ndensity_error = 0.05\ndivergence_error = 0.2\nmax_iterations = 50\n"
                       "divergence_solve = false\nviscosity = 1e-5\n",
                   "t.toml");
-  EXPECT_EQ(dfsph.solver, "dfsph");
+  EXPECT_EQ(dfsph.solver, SolverKind::dfsph);
   EXPECT_FLOAT_EQ(dfsph.dfsph.density_error, 0.0005f);  // written in percent
   EXPECT_FLOAT_EQ(dfsph.dfsph.divergence_error, 0.002f);
   EXPECT_EQ(dfsph.dfsph.max_iterations, 50);

@@ -20,7 +20,7 @@ constexpr long kParticles = 2000;
 
 Scene scene_named(const std::string& file, const std::string& solver = "") {
   Scene scene = load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / file);
-  if (!solver.empty()) scene.solver = solver;
+  if (!solver.empty()) scene.solver = *parse_solver_kind(solver);
   return scene;
 }
 

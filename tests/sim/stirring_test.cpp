@@ -43,7 +43,7 @@ TEST(Stirring, PullIsVelocityRelaxationWeightedByDistance) {
 Scene pool(const std::string& solver) {
   Scene scene;
   scene.name = "pool";
-  scene.solver = solver;
+  scene.solver = *parse_solver_kind(solver);
   scene.domain_min = {0.0f, 0.0f, 0.0f};
   scene.domain_max = {0.3f, 0.06f, 0.15f};
   scene.walls = {true, true, true, true, true, false};

@@ -1,0 +1,24 @@
+// The readers of each scene family's tables, called by parse_scene (scene_loader.cpp) in the order
+// docs/scenes.md gives. Each fills its part of the Scene or throws SceneError.
+#pragma once
+
+#include "sim/scene/toml_reader.h"
+
+namespace surge {
+
+// SPH fluids (read_fluid.cpp).
+void read_resolution(const TableReader& resolution, Scene& scene);
+void read_fluid(const TableReader& fluid, Scene& scene);
+void read_emitters(const TableReader& top, Scene& scene);
+void read_dfsph(const TableReader& dfsph, Scene& scene);
+void read_pbf(const TableReader& pbf, Scene& scene);
+// The WCSPH-only [fluid] keys in a scene of another solver, which would otherwise be ignored silently.
+void reject_wcsph_keys_of_other_solvers(const Scene& scene);
+
+// Granular DEM (read_dem.cpp).
+void read_dem(const TableReader& dem, Scene& scene);
+
+// Gravitating bodies (read_nbody.cpp).
+void read_nbody(const TableReader& nbody, Scene& scene);
+
+}  // namespace surge

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "app/exit_codes.h"
-#include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation_factory.h"
+#include "sim/core/gpu_info.h"
 #include "sim/scene/scene.h"
 
 namespace surge::app {

@@ -12,7 +12,7 @@
 #include "app/machine_info.h"
 #include "app/number_format.h"
 #include "app/stage_report.h"
-#include "sim/backend/gpu_info.h"
+#include "sim/core/gpu_info.h"
 
 namespace surge::app {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "app/exit_codes.h"
 #include "sim/backend/execution_mode.h"
-#include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation_factory.h"
+#include "sim/core/gpu_info.h"
 
 namespace surge::app {
 

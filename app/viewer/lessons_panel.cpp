@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "sim/backend/gpu_info.h"
+#include "sim/core/gpu_info.h"
 
 namespace surge::app {
 namespace {

@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "sim/backend/simulation.h"
-#include "sim/core/tally.h"
 #include "sim/core/max_keys.h"
+#include "sim/core/tally.h"
 #include "sim/index/cell_index_cpu.h"
 
 namespace surge {

@@ -19,15 +19,15 @@
 #include <vector>
 
 #include "sim/backend/frame_snapshots.cuh"
-#include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation.h"
 #include "sim/core/cuda_check.h"
 #include "sim/core/cuda_launch.cuh"
 #include "sim/core/cuda_stream.h"
+#include "sim/core/device_buffer.h"
+#include "sim/core/gpu_info.h"
+#include "sim/core/max_keys.h"
 #include "sim/core/pinned_buffer.h"
 #include "sim/core/tally.h"
-#include "sim/core/device_buffer.h"
-#include "sim/core/max_keys.h"
 #include "sim/index/cell_index_gpu.h"
 #include "sim/index/neighbor_loop.h"
 
@@ -213,12 +213,14 @@ class CudaExecutor {
 
   // The indices i < n with flags[i] != 0 (device memory), in order, into list; their count into *count,
   // on the device: CUB's stream compaction.
-  void select_flagged(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* list, std::uint32_t* count) {
+  void select_flagged(const std::uint32_t* flags, std::uint32_t n, std::uint32_t* list,
+                      std::uint32_t* count) {
     const thrust::counting_iterator<std::uint32_t> indices(0);
     std::size_t bytes = 0;
     SURGE_CUDA_CHECK(cub::DeviceSelect::Flagged(nullptr, bytes, indices, flags, list, count, n, stream_));
     if (bytes > temp_.size()) temp_.resize(bytes);
-    SURGE_CUDA_CHECK(cub::DeviceSelect::Flagged(temp_.data(), bytes, indices, flags, list, count, n, stream_));
+    SURGE_CUDA_CHECK(
+        cub::DeviceSelect::Flagged(temp_.data(), bytes, indices, flags, list, count, n, stream_));
   }
 
   // The index: build_index, reorder, cell_start and neighbor_order are what a solver calls, and what the
@@ -372,7 +374,8 @@ class CudaExecutor {
     T* result = reinterpret_cast<T*>(result_.data());
     reduce_into<T>(result, n, f, op, init);
     const auto start = std::chrono::steady_clock::now();
-    SURGE_CUDA_CHECK(cudaMemcpyAsync(host_result_.data(), result, sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    SURGE_CUDA_CHECK(
+        cudaMemcpyAsync(host_result_.data(), result, sizeof(T), cudaMemcpyDeviceToHost, stream_));
     SURGE_CUDA_CHECK(cudaStreamSynchronize(stream_));
     ledger_.record(
         CopyDirection::device_to_host, sizeof(T),

@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "sim/backend/gpu_info.h"
+#include "sim/core/gpu_info.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {

@@ -23,6 +23,7 @@
 #include <cstring>
 #include <future>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,12 @@ class HybridExecutor : public CudaExecutor {
   }
 
   // Positions down, the CPU's counting sort, order and cell starts up: all waited for, every step.
-  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
+  // The CPU builds from the host's count: a count only the device knows (WCSPH's on-device emitter) cannot
+  // be indexed here, and the factory refuses such scenes in the hybrid modes.
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n,
+                   const std::uint32_t* active_count = nullptr) {
+    if (active_count != nullptr)
+      throw std::logic_error("the hybrid executors index the host's particle count, not a device count");
     using namespace hybrid_executor_detail;
     host_positions_.resize(n);
     within_stage(Stage::transfer, [&] {
@@ -92,6 +98,9 @@ class HybridExecutor : public CudaExecutor {
   }
   const std::uint32_t* cell_start() const { return cell_start_.data(); }
   const std::uint32_t* neighbor_order() const { return nullptr; }
+  // sorted_order()[k]: the particle (as they stood at build_index) that is k-th in cell order, for a solver
+  // that gathers its arrays in one pass (DEM).
+  const std::uint32_t* sorted_order() const { return order_.data(); }
   template <typename T>
   void reorder(Buffer<T>& values, Buffer<T>& scratch) {
     gather(order_.data(), indexed_count_, values, scratch);
@@ -142,7 +151,12 @@ class HybridOverlapExecutor : public CudaExecutor {
   // Once per step: measure how far the particles are from the index's positions, then rebuild now (no index
   // yet, the particle count changed, or the skin is used up), or send the positions down for the next index
   // (the step after one is adopted), or adopt the next index (k steps after the last), or keep the index.
-  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
+  // The CPU builds from the host's count: a count only the device knows (WCSPH's on-device emitter) cannot
+  // be indexed here, and the factory refuses such scenes in the hybrid modes.
+  void build_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n,
+                   const std::uint32_t* active_count = nullptr) {
+    if (active_count != nullptr)
+      throw std::logic_error("the hybrid executors index the host's particle count, not a device count");
     transfers_.flush(ledger_, /*wait=*/false);
     upload_if_built();
     gather_now_ = false;

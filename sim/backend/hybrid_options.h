@@ -1,6 +1,6 @@
 // The classroom's hybrid modes (DESIGN.md, "One step"): the CPU builds the cell index, the GPU runs the
 // physics passes. Their settings and the names their per-step copies carry in the transfer ledger, shared
-// by the executors (hybrid_executor.cuh) and WCSPH's own backend (hybrid_simulation.cu).
+// by the executors (hybrid_executor.cuh) and the entry points that make them.
 //
 //   hybrid          every step: positions down, the CPU sorts them by cell, the sorted order and cell starts
 //                   go up, then the GPU reorders and steps. The bus and the CPU sit on the critical path.

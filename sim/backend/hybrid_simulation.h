@@ -1,9 +1,6 @@
-// WCSPH's hybrid backends (sim/backend/hybrid_options.h): the CPU builds the cell index, the GPU runs the
-// physics passes; hybrid's copies go through pageable memory, synchronously. Until WCSPH steps through an
-// executor (WcsphSolver<HybridExecutor>, hybrid_executor.cuh), this is its own class.
-//
-// Both modes run the same kernels as the GPU-resident backend (sim/backend/wcsph_kernels.cuh) over the same
-// single-source physics, and record every copy in the transfer ledger.
+// WCSPH's hybrid modes (sim/backend/hybrid_options.h): the CPU builds the cell index, the GPU runs the
+// physics passes. They are WcsphSolver on HybridExecutor and HybridOverlapExecutor (hybrid_executor.cuh,
+// instantiated in wcsph_hybrid.cu): the same step as the cpu and gpu modes, every copy in the ledger.
 #pragma once
 
 #include <memory>

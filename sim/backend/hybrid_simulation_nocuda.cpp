@@ -1,4 +1,4 @@
-// Built instead of hybrid_simulation.cu when nvcc is absent.
+// Built instead of wcsph_hybrid.cu when nvcc is absent.
 #include <stdexcept>
 
 #include "sim/backend/hybrid_simulation.h"

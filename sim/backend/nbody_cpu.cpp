@@ -1,8 +1,8 @@
 // The n-body solver on the CPU, in double: the reference the GPU is tested against and the one the
 // conservation tests run.
 #include "sim/backend/cpu_executor.h"
+#include "sim/backend/nbody_simulation.h"
 #include "sim/backend/solver_simulation.h"
-#include "sim/nbody/nbody_simulation.h"
 #include "sim/nbody/nbody_solver.h"
 
 namespace surge {

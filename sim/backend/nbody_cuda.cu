@@ -4,10 +4,10 @@
 #include <string>
 
 #include "sim/backend/cuda_executor.cuh"
-#include "sim/backend/gpu_info.h"
+#include "sim/backend/nbody_simulation.h"
 #include "sim/backend/solver_simulation.h"
+#include "sim/core/gpu_info.h"
 #include "sim/nbody/gpu_gravity.h"
-#include "sim/nbody/nbody_simulation.h"
 #include "sim/nbody/nbody_solver.h"
 
 namespace surge {

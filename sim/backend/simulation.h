@@ -12,7 +12,6 @@
 #include <utility>
 #include <vector>
 
-#include "sim/backend/live_parameters.h"
 #include "sim/core/named_value.h"
 #include "sim/core/particle_frame.h"
 #include "sim/core/render_targets.h"
@@ -20,6 +19,7 @@
 #include "sim/core/step_status.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/index/index_build.h"
+#include "sim/scene/live_parameters.h"
 #include "sim/sph/force_pass.h"
 #include "sim/sph/sph_setup.h"
 
@@ -79,7 +79,7 @@ class Simulation {
     (void)stirring;
     return false;
   }
-  // The parameters set_parameter() takes while running (sim/backend/live_parameters.h); the others apply on
+  // The parameters set_parameter() takes while running (sim/scene/live_parameters.h); the others apply on
   // restart. Empty for a solver without live parameters.
   virtual std::vector<LiveParameter> live_parameters() const { return {}; }
   // Changes one of live_parameters() for the following steps: only the values the kernels are passed
@@ -123,6 +123,9 @@ class Simulation {
   std::array<ParticleFrame, kMaxDownloadSlots> default_download_slots_;
   std::vector<StaticField> static_fields_;
 };
+
+// Throws the ParameterError for a name `simulation` does not take live: unknown, or applied on restart.
+[[noreturn]] void refuse_parameter(const Simulation& simulation, std::string_view name);
 
 // The CPU backend starts at setup.fluid's time_s and step, so a run can continue from a downloaded frame.
 std::unique_ptr<Simulation> make_cpu_simulation(const SphSetup& setup);

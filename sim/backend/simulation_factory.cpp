@@ -5,11 +5,11 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "sim/backend/dem_simulation.h"
 #include "sim/backend/hybrid_simulation.h"
 #include "sim/backend/incompressible_simulation.h"
-#include "sim/dem/dem_simulation.h"
+#include "sim/backend/nbody_simulation.h"
 #include "sim/nbody/nbody_setup.h"
-#include "sim/nbody/nbody_simulation.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -89,7 +89,8 @@ std::unique_ptr<Simulation> dfsph(ExecutionMode mode, const Scene& scene, const 
       return with_walls(make_cuda_dfsph_simulation(setup, scene.dfsph, options.index_build), setup);
     case ExecutionMode::hybrid:
     case ExecutionMode::hybrid_overlap:
-      return with_walls(make_hybrid_dfsph_simulation(setup, scene.dfsph, hybrid_options(mode, options)), setup);
+      return with_walls(make_hybrid_dfsph_simulation(setup, scene.dfsph, hybrid_options(mode, options)),
+                        setup);
   }
   throw std::logic_error("dfsph: unknown mode");
 }

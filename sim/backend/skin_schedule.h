@@ -6,7 +6,7 @@
 // next one. (A cell lookup at the current position needs only "moved less than skin"; skin / 2 is the
 // classic Verlet-list margin and leaves a factor two in hand.)
 //
-// The pipeline (sim/backend/hybrid_executor.cuh, and WCSPH's hybrid_simulation.cu): positions are copied down
+// The pipeline (sim/backend/hybrid_executor.cuh): positions are copied down
 // right after an index is adopted; the CPU builds the next index from them while the GPU steps; it is adopted
 // k steps later and then used for k more steps. An index therefore serves until 2k steps after its positions
 // were taken, and k is the largest count for which particles at the present speed and acceleration move at

@@ -1,6 +1,6 @@
 // Times copies enqueued on a stream (asynchronous, so the host cannot time them) with a pair of CUDA events,
 // and enters each in the transfer ledger once it has finished. The hybrid backends' copies on their own
-// streams go through it (hybrid_simulation.cu, hybrid_executor.cuh).
+// streams go through it (hybrid_executor.cuh).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,6 +1,6 @@
 // A parameter declared once: its scene key, where it is kept, its unit, range, meaning, and whether a running
 // simulation takes it. Each family writes a table of these next to its parameter struct; the scene loader,
-// the live parameters (sim/backend/live_parameters.h), the benchmark reports and docs/scenes.md (`surge
+// the live parameters (sim/scene/live_parameters.h), the benchmark reports and docs/scenes.md (`surge
 // params --markdown`) all read the tables, so a name, range or default cannot drift between them.
 //
 // Defaults are the parameter struct's own member initialisers: the table points at the member, and the

@@ -1,7 +1,7 @@
+#include "sim/core/step_status.h"
+
 #include <cstdio>
 #include <string>
-
-#include "sim/core/step_status.h"
 
 namespace surge {
 

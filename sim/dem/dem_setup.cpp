@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/backend/simulation.h"
+#include "sim/core/named_value.h"
 #include "sim/dem/contact_history.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"

@@ -25,7 +25,6 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/backend/live_parameters.h"
 #include "sim/core/particle_frame.h"
 #include "sim/core/render_targets.h"
 #include "sim/core/stage_times.h"
@@ -33,9 +32,14 @@
 #include "sim/core/tally.h"
 #include "sim/dem/dem_physics.h"
 #include "sim/dem/dem_setup.h"
-#include "sim/dem/dem_simulation.h"
+#include "sim/scene/live_parameters.h"
 
 namespace surge {
+
+// What to change when a granular run goes unstable (StepStatus::remedy).
+inline constexpr const char* kDemRemedy =
+    "a contact was too stiff for the time step, or a grain passed through a wall or out of an open face; "
+    "lower [dem] collision_time_fraction or time_step, or close the face";
 
 // Step bookkeeping, kept where the grains live (a device buffer on the GPU) and decided there.
 struct DemStepState {

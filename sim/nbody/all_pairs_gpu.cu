@@ -68,11 +68,11 @@ void launch_all_pairs_naive(const Body<float>* d_bodies, std::uint32_t n, float 
   if (n == 0) return;
   const float eps2 = softening * softening;
   if (softening > 0.0f) {
-    all_pairs_naive_kernel<false>
-        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+    all_pairs_naive_kernel<false><<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(
+        d_bodies, n, gravitational_constant, eps2, d_out);
   } else {
-    all_pairs_naive_kernel<true>
-        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+    all_pairs_naive_kernel<true><<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(
+        d_bodies, n, gravitational_constant, eps2, d_out);
   }
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_naive_kernel");
 }
@@ -82,11 +82,11 @@ void launch_all_pairs_tiled(const Body<float>* d_bodies, std::uint32_t n, float 
   if (n == 0) return;
   const float eps2 = softening * softening;
   if (softening > 0.0f) {
-    all_pairs_tiled_kernel<false>
-        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+    all_pairs_tiled_kernel<false><<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(
+        d_bodies, n, gravitational_constant, eps2, d_out);
   } else {
-    all_pairs_tiled_kernel<true>
-        <<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
+    all_pairs_tiled_kernel<true><<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(
+        d_bodies, n, gravitational_constant, eps2, d_out);
   }
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_tiled_kernel");
 }
@@ -94,8 +94,8 @@ void launch_all_pairs_tiled(const Body<float>* d_bodies, std::uint32_t n, float 
 void launch_all_pairs_potential(const Body<float>* d_bodies, std::uint32_t n, float gravitational_constant,
                                 float softening, Vec4f* d_out, cudaStream_t stream) {
   if (n == 0) return;
-  all_pairs_potential_kernel<<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
-                                                                         softening * softening, d_out);
+  all_pairs_potential_kernel<<<blocks_for(n, kGravityTile), kGravityTile, 0, stream>>>(
+      d_bodies, n, gravitational_constant, softening * softening, d_out);
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_potential_kernel");
 }
 

@@ -4,8 +4,8 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 
-#include "sim/core/cuda_launch.cuh"
 #include "sim/core/cuda_check.h"
+#include "sim/core/cuda_launch.cuh"
 #include "sim/nbody/barnes_hut_gpu.h"
 #include "sim/nbody/morton.h"
 #include "sim/nbody/radix_tree.h"

@@ -7,8 +7,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/backend/gpu_info.h"
 #include "sim/core/cuda_check.h"
+#include "sim/core/gpu_info.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/nbody/all_pairs_gpu.h"
 #include "sim/nbody/gpu_gravity.h"

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "sim/backend/simulation.h"
+#include "sim/core/named_value.h"
 
 namespace surge {
 

@@ -1,18 +1,13 @@
-// Built instead of the n-body CUDA sources when nvcc is absent: the GPU entry points say why they are
+// Built instead of the n-body CUDA sources when nvcc is absent: the GPU gravity passes say why they are
 // missing.
 #include <stdexcept>
 
 #include "sim/nbody/gravity_gpu_probe.h"
-#include "sim/nbody/nbody_simulation.h"
 
 namespace surge {
 
 std::size_t device_bytes_per_body(NbodyMethod) {
   return 0;
-}
-
-std::unique_ptr<Simulation> make_cuda_nbody_simulation(const NbodySetup&) {
-  throw std::runtime_error("built without CUDA");
 }
 
 GpuGravityProbe gpu_gravity(const std::vector<Body<float>>&, const NbodyParameters&, bool) {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <string>
 
-#include "sim/backend/simulation.h"
+#include "sim/core/named_value.h"
 #include "sim/nbody/body_generators.h"
 #include "sim/scene/scene.h"
 

@@ -25,7 +25,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "sim/backend/live_parameters.h"
 #include "sim/core/hd.h"
 #include "sim/core/named_value.h"
 #include "sim/core/particle_frame.h"
@@ -35,6 +34,7 @@
 #include "sim/nbody/cpu_gravity.h"
 #include "sim/nbody/nbody_diagnostics.h"
 #include "sim/nbody/nbody_setup.h"
+#include "sim/scene/live_parameters.h"
 
 namespace surge {
 

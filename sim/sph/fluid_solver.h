@@ -9,10 +9,10 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/backend/live_parameters.h"
 #include "sim/core/named_value.h"
 #include "sim/core/render_targets.h"
 #include "sim/core/stage_times.h"
+#include "sim/scene/live_parameters.h"
 #include "sim/sph/fluid_state.h"
 #include "sim/sph/kernels.h"
 
@@ -21,7 +21,8 @@ namespace surge {
 template <typename Exec>
 class FluidSolver {
  public:
-  FluidSolver(Exec& exec, const SphSetup& setup) : fluid_(exec, setup), static_count_(setup.boundary.size()) {}
+  FluidSolver(Exec& exec, const SphSetup& setup)
+      : fluid_(exec, setup), static_count_(setup.boundary.size()) {}
 
   FluidState<Exec>& fluid() { return fluid_; }
   const FluidState<Exec>& fluid() const { return fluid_; }

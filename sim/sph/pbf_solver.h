@@ -23,7 +23,8 @@ class PbfSolver : public FluidSolver<Exec> {
   template <typename T>
   using Buffer = typename Exec::template Buffer<T>;
 
-  PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf) : FluidSolver<Exec>(exec, setup), pbf_(pbf) {
+  PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf)
+      : FluidSolver<Exec>(exec, setup), pbf_(pbf) {
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(previous_position_, n);
     exec.allocate(next_position_, n);
@@ -59,7 +60,8 @@ class PbfSolver : public FluidSolver<Exec> {
   };
   const Figures& figures() const { return figures_; }
   std::vector<NamedValue> named_figures() const {
-    return {{"iterations", double(figures_.iterations)}, {"density_error_percent", 100.0 * figures_.density_error}};
+    return {{"iterations", double(figures_.iterations)},
+            {"density_error_percent", 100.0 * figures_.density_error}};
   }
 
   template <typename Kernel>

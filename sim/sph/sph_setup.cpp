@@ -10,7 +10,7 @@
 #include <limits>
 #include <string>
 
-#include "sim/backend/simulation.h"
+#include "sim/core/named_value.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
 

@@ -175,7 +175,8 @@ class WcsphSolver : public FluidSolver<Exec> {
     initial.next_layer = fluid_.schedule.next_layer;
     exec.upload(state_, std::vector<WcsphStepState>{initial}, "initial step state");
     if constexpr (Exec::kOnDevice) {
-      fluid_.device_count = &state_.data()->active_count;
+      // The device's count of the emitter's particles: without an emitter the host's count is exact.
+      if (fluid_.emitter.present) fluid_.device_count = &state_.data()->active_count;
       // The passes cover slots the emitter has not filled yet: they hold zeros, in the arrays and in the
       // reorder's scratch that is swapped with them, rather than whatever the allocation held.
       const std::uint32_t unused = capacity - fluid_.n;

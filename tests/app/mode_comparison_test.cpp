@@ -63,7 +63,8 @@ TEST(ModeComparison, ModesThatNeedAGpuOrAnotherSolverAreRefusedWithTheReason) {
   }
   for (const char* solver : {"dfsph", "pbf"}) {
     EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, *parse_solver_kind(solver), ""), "") << solver;
-    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid_overlap, *parse_solver_kind(solver), ""), "") << solver;
+    EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid_overlap, *parse_solver_kind(solver), ""), "")
+        << solver;
   }
   EXPECT_EQ(why_mode_unavailable(ExecutionMode::hybrid, SolverKind::dem, ""), "");
   EXPECT_NE(why_mode_unavailable(ExecutionMode::hybrid_overlap, SolverKind::dem, ""), "");

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/backend/dem_simulation.h"
 #include "sim/dem/dem_setup.h"
-#include "sim/dem/dem_simulation.h"
 #include "sim/scene/scene.h"
 #include "tests/sim/mindlin_bed_scene.h"
 

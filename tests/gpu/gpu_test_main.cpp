@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/backend/gpu_info.h"
+#include "sim/core/gpu_info.h"
 
 int main(int argc, char** argv) {
   std::string why_not;

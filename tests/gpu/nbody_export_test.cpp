@@ -7,8 +7,8 @@
 #include <cstring>
 #include <vector>
 
+#include "sim/backend/nbody_simulation.h"
 #include "sim/nbody/body_generators.h"
-#include "sim/nbody/nbody_simulation.h"
 
 namespace surge {
 namespace {

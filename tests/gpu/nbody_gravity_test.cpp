@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <variant>
 
+#include "sim/backend/nbody_simulation.h"
 #include "sim/backend/simulation.h"
 #include "sim/nbody/barnes_hut_cpu.h"
 #include "sim/nbody/body_generators.h"
 #include "sim/nbody/gravity_gpu_probe.h"
-#include "sim/nbody/nbody_simulation.h"
 
 namespace surge {
 namespace {

@@ -89,7 +89,8 @@ TEST(ParticleFeed, WallParticlesAreUploadedOnceAndCounted) {
   render::ParticleRenderer renderer;
   const Scene scene = small_block();
   const SphSetup setup = build_setup(scene);
-  auto simulation = make_simulation(scene, ExecutionMode::cpu);  // publishes the walls (Simulation::static_fields)
+  auto simulation =
+      make_simulation(scene, ExecutionMode::cpu);  // publishes the walls (Simulation::static_fields)
   TransferLedger ledger;
   app::upload_boundary(*simulation, renderer.boundary(), ledger);
   EXPECT_EQ(renderer.boundary().count(), setup.boundary.size());

@@ -1,8 +1,8 @@
 // CPU runs stay bit for bit what they were: every scene in scenes/, at a small particle count, stepped 100
-// times on the CPU, hashed over its particles (positions, velocities, densities, pressures by creation id, the
-// step and the time) and compared with tests/sim/data/cpu_regression.txt. The file was written by the code
-// before the solvers moved into one shape (`Solver<Exec>` behind one adapter), so a refactor that changes a
-// single bit of any solver's result fails here, with the scene's name.
+// times on the CPU, hashed over its particles (positions, velocities, densities, pressures by creation id,
+// the step and the time) and compared with tests/sim/data/cpu_regression.txt. The file was written by the
+// code before the solvers moved into one shape (`Solver<Exec>` behind one adapter), so a refactor that
+// changes a single bit of any solver's result fails here, with the scene's name.
 //
 // To rewrite the file after a change that is meant to change results (say so in the commit):
 //   SURGE_WRITE_CPU_REGRESSION=$PWD/tests/sim/data/cpu_regression.txt build/tests/sim_tests
@@ -47,7 +47,8 @@ struct Fnv1a {
 std::uint64_t hash_frame(const ParticleFrame& frame) {
   std::vector<std::size_t> order(frame.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return frame.id[a] < frame.id[b]; });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return frame.id[a] < frame.id[b]; });
   Fnv1a h;
   for (std::size_t k : order) {
     h.add(frame.id[k]);
@@ -88,7 +89,8 @@ std::map<std::string, std::string> read_expected(const std::filesystem::path& fi
   return expected;
 }
 
-// `solver` replaces the scene's (as --solver does), for the incompressible solvers, which no scene file names.
+// `solver` replaces the scene's (as --solver does), for the incompressible solvers, which no scene file
+// names.
 std::string run_and_hash(const std::filesystem::path& path, const char* solver = nullptr) {
   Scene scene = load_scene(path);
   if (solver != nullptr) scene.solver = *parse_solver_kind(solver);
@@ -104,7 +106,8 @@ std::string run_and_hash(const std::filesystem::path& path, const char* solver =
   ParticleFrame frame;
   simulation->download(frame);
   std::ostringstream text;
-  text << std::hex << hash_frame(frame) << '/' << std::dec << frame.size() << '/' << simulation->status().step;
+  text << std::hex << hash_frame(frame) << '/' << std::dec << frame.size() << '/'
+       << simulation->status().step;
   return text.str();
 }
 
@@ -130,7 +133,8 @@ TEST(CpuRegression, EveryScenesCpuRunIsBitIdenticalToTheRecordedOne) {
       if (write_to != nullptr) continue;
       const auto it = expected.find(key);
       if (it == expected.end()) {
-        ADD_FAILURE() << key << ": not in " << record << " (a new scene: add its line, see the file's header)";
+        ADD_FAILURE() << key << ": not in " << record
+                      << " (a new scene: add its line, see the file's header)";
         continue;
       }
       EXPECT_EQ(got, it->second) << key << ": the CPU run's particles differ from the recorded run";

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/backend/dem_simulation.h"
 #include "sim/dem/dem_setup.h"
-#include "sim/dem/dem_simulation.h"
 #include "sim/scene/scene.h"
 
 namespace surge {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <string>
 
+#include "sim/backend/dem_simulation.h"
 #include "sim/dem/dem_setup.h"
-#include "sim/dem/dem_simulation.h"
 #include "sim/scene/scene.h"
 
 namespace surge {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/backend/gpu_info.h"
 #include "sim/backend/simulation_factory.h"
+#include "sim/core/gpu_info.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
 
@@ -119,15 +119,17 @@ TEST(ExecutionMode, IncompressibleSolversSwitchThroughTheScene) {
 // (whose cell index the hybrid executors build on the CPU) in both hybrid modes. n-body has no cell index
 // and grains no skin schedule: those are refused with the reason, and a refused switch leaves the run alone.
 TEST(ExecutionMode, HybridModesAreRefusedWhereTheyDoNotExist) {
-  EXPECT_EQ(solvers_with_modes(), (std::vector<SolverKind>{SolverKind::wcsph, SolverKind::dfsph, SolverKind::pbf,
-                                                          SolverKind::dem, SolverKind::nbody}));
+  EXPECT_EQ(solvers_with_modes(),
+            (std::vector<SolverKind>{SolverKind::wcsph, SolverKind::dfsph, SolverKind::pbf, SolverKind::dem,
+                                     SolverKind::nbody}));
   for (SolverKind solver : solvers_with_modes()) {
     EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::cpu), "") << solver_name(solver);
     EXPECT_EQ(why_solver_lacks_mode(solver, ExecutionMode::gpu), "") << solver_name(solver);
   }
   for (const char* solver : {"wcsph", "dfsph", "pbf"})
     for (ExecutionMode mode : {ExecutionMode::hybrid, ExecutionMode::hybrid_overlap})
-      EXPECT_EQ(why_solver_lacks_mode(*parse_solver_kind(solver), mode), "") << solver << " " << mode_name(mode);
+      EXPECT_EQ(why_solver_lacks_mode(*parse_solver_kind(solver), mode), "")
+          << solver << " " << mode_name(mode);
   EXPECT_EQ(why_solver_lacks_mode(SolverKind::dem, ExecutionMode::hybrid), "");
   EXPECT_NE(why_solver_lacks_mode(SolverKind::dem, ExecutionMode::hybrid_overlap), "");
   EXPECT_NE(why_solver_lacks_mode(SolverKind::nbody, ExecutionMode::hybrid), "");

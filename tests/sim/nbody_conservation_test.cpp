@@ -8,9 +8,9 @@
 #include <cstdio>
 #include <variant>
 
+#include "sim/backend/nbody_simulation.h"
 #include "sim/backend/simulation.h"
 #include "sim/nbody/body_generators.h"
-#include "sim/nbody/nbody_simulation.h"
 
 namespace surge {
 namespace {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/backend/live_parameters.h"
 #include "sim/dem/dem_parameter_specs.h"
 #include "sim/nbody/nbody_parameter_specs.h"
+#include "sim/scene/live_parameters.h"
 #include "sim/scene/parameter_docs.h"
 #include "sim/scene/scene_parameters.h"
 #include "sim/sph/solver_parameter_specs.h"

@@ -13,11 +13,6 @@
 
 namespace surge {
 
-// What to change when a granular run goes unstable (StepStatus::remedy).
-inline constexpr const char* kDemRemedy =
-    "a contact was too stiff for the time step, or a grain passed through a wall or out of an open face; "
-    "lower [dem] collision_time_fraction or time_step, or close the face";
-
 // A granular run, with what only grains have: spin and contact history (for tests and diagnostics).
 class DemSimulation : public Simulation {
  public:

@@ -1,7 +1,7 @@
 // Built instead of dem_cuda.cu when nvcc is absent: the GPU backend reports why it is missing.
 #include <stdexcept>
 
-#include "sim/dem/dem_simulation.h"
+#include "sim/backend/dem_simulation.h"
 
 namespace surge {
 

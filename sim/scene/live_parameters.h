@@ -23,7 +23,6 @@ struct DfsphParameters;
 struct PbfParameters;
 struct DemParameters;
 struct NbodyParameters;
-class Simulation;
 
 // Each family's live parameters, and set_live_parameter(params, name, value): applies one and returns true,
 // returns false when `name` is not one of them, throws ParameterError for a value it refuses.
@@ -41,8 +40,5 @@ std::vector<LiveParameter> live_parameters(const DemParameters& dem);
 bool set_live_parameter(DemParameters& dem, std::string_view name, const ParameterValue& value);
 std::vector<LiveParameter> live_parameters(const NbodyParameters& nbody);
 bool set_live_parameter(NbodyParameters& nbody, std::string_view name, const ParameterValue& value);
-
-// Throws the ParameterError for a name `simulation` does not take live: unknown, or applied on restart.
-[[noreturn]] void refuse_parameter(const Simulation& simulation, std::string_view name);
 
 }  // namespace surge

@@ -4,8 +4,8 @@
 
 #include <vector>
 
+#include "sim/backend/dem_simulation.h"
 #include "sim/backend/solver_simulation.h"
-#include "sim/dem/dem_simulation.h"
 #include "sim/dem/dem_solver.h"
 
 namespace surge {

@@ -1,14 +1,10 @@
-// Built instead of the CUDA sources when nvcc is absent: the GPU backend reports why it is missing.
+// Built instead of wcsph_cuda.cu when nvcc is absent: the GPU backend reports why it is missing.
 #include <stdexcept>
 
-#include "sim/backend/gpu_info.h"
+#include "sim/backend/gpu_capacity.h"
 #include "sim/backend/simulation.h"
 
 namespace surge {
-
-std::string GpuInfo::driver_string() const {
-  return "none";
-}
 
 // Keeps the capacity arithmetic available to messages in CPU-only builds.
 std::size_t device_bytes_per_fluid_particle() {
@@ -16,11 +12,6 @@ std::size_t device_bytes_per_fluid_particle() {
 }
 std::size_t device_bytes_per_boundary_particle() {
   return 0;
-}
-
-std::optional<GpuInfo> query_gpu(std::string* why_not) {
-  if (why_not) *why_not = "this build of Surge has no CUDA backend (configured without nvcc)";
-  return std::nullopt;
 }
 
 std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup&, IndexBuild) {

@@ -1,6 +1,6 @@
 // The live parameters of each family, served from its parameter table (sim/core/parameter_spec.h): which
 // parameters a solver takes while running, their ranges, and how a value is applied.
-#include "sim/backend/live_parameters.h"
+#include "sim/scene/live_parameters.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +8,6 @@
 #include <span>
 #include <type_traits>
 
-#include "sim/backend/incompressible_simulation.h"
-#include "sim/backend/simulation.h"
 #include "sim/dem/dem_parameter_specs.h"
 #include "sim/nbody/nbody_parameter_specs.h"
 #include "sim/scene/scene_parameters.h"
@@ -199,25 +197,6 @@ std::vector<NamedValue> describe_parameters(const PbfParameters& pbf) {
   std::vector<NamedValue> values = {{"solver", std::string("pbf")}};
   for (NamedValue& value : describe(pbf_parameter_specs(), pbf)) values.push_back(std::move(value));
   return values;
-}
-
-void refuse_parameter(const Simulation& simulation, std::string_view name) {
-  std::string live;
-  for (const LiveParameter& p : simulation.live_parameters())
-    live += (live.empty() ? "" : ", ") + std::string(p.name);
-  const std::string which =
-      live.empty() ? "this solver changes none while running" : "the ones that change while running: " + live;
-  const std::vector<NamedValue> all = simulation.parameters();
-  const bool known = std::any_of(all.begin(), all.end(), [&](const NamedValue& v) { return v.name == name; });
-  if (known)
-    throw ParameterError("parameter '" + std::string(name) +
-                         "' applies on restart only (it needs new particles or a new time step); " + which);
-  throw ParameterError("unknown parameter '" + std::string(name) + "'; " + which);
-}
-
-void Simulation::set_parameter(std::string_view name, const ParameterValue& value) {
-  (void)value;
-  refuse_parameter(*this, name);
 }
 
 }  // namespace surge

@@ -4,7 +4,7 @@
 #include <tuple>
 
 #include "sim/backend/cpu_executor.h"
-#include "sim/dem/dem_solver_simulation.h"
+#include "sim/backend/dem_solver_simulation.h"
 
 namespace surge {
 

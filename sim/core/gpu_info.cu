@@ -1,7 +1,7 @@
 #include <cstdio>
 
-#include "sim/backend/gpu_info.h"
 #include "sim/core/cuda_check.h"
+#include "sim/core/gpu_info.h"
 
 namespace surge {
 

@@ -101,7 +101,9 @@ std::string row(const ParameterSpec<Owner, Runtime>& spec, const Owner& defaults
 
 template <typename Owner, typename Runtime>
 std::string rows(std::span<const ParameterSpec<Owner, Runtime>> specs) {
-  const Owner defaults{};
+  // Static: the struct's own member initialisers, built once (g++ 13 also reads a local's members as possibly
+  // uninitialised through the variant visit and warns).
+  static const Owner defaults{};
   std::string text;
   for (const auto& spec : specs) text += row(spec, defaults);
   return text;

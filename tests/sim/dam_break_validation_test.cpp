@@ -408,7 +408,7 @@ TEST(DamBreakVerdict, LowResolutionWcsphOnCpuIsJudgedAsTheCommandJudgesIt) {
 
   // The default tolerances report eta only ("-"); it does not decide.
   const DamBreakMetrics by_default = evaluate({});
-  const DamBreakRequirement& height = requirement(by_default, "height_error");
+  const DamBreakRequirement height = requirement(by_default, "height_error");
   EXPECT_FALSE(height.enforced);
   EXPECT_EQ(height.allowed, "(reported only)");
   EXPECT_STREQ(requirement_verdict(height), "-");
@@ -417,7 +417,7 @@ TEST(DamBreakVerdict, LowResolutionWcsphOnCpuIsJudgedAsTheCommandJudgesIt) {
   // --z-tolerance 0.001, which no run meets: the front fails ("FAIL") and so does the validation; the
   // other requirements are judged as before.
   const DamBreakMetrics missed = evaluate({.z_tolerance = 0.001});
-  const DamBreakRequirement& front = requirement(missed, "front_error");
+  const DamBreakRequirement front = requirement(missed, "front_error");
   EXPECT_FALSE(front.pass);
   EXPECT_STREQ(requirement_verdict(front), "FAIL");
   EXPECT_EQ(front.allowed, "<= 0 %, |dT| <= 0.20");

@@ -144,7 +144,7 @@ class SolverSimulation : public Interface {
   Solver solver_;
 
  private:
-  struct Tally {
+  struct FigureTally {
     std::vector<std::string> names;
     std::vector<double> sums, maxima;
     long steps = 0;
@@ -163,7 +163,7 @@ class SolverSimulation : public Interface {
       ++steps;
     }
   };
-  Tally tally_;
+  FigureTally tally_;
 };
 
 }  // namespace surge

@@ -4,9 +4,9 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "sim/core/hd.h"
+#include "sim/core/ordered_bits.h"
 
 namespace surge {
 
@@ -20,25 +20,12 @@ struct MaxKeys {
 // and compares with < passes them over.
 SURGE_HD unsigned long long max_key(float value, std::uint32_t low = 0) {
   if (!(value > 0.0f)) return low;
-#if defined(__CUDA_ARCH__)
-  const unsigned bits = __float_as_uint(value);
-#else
-  unsigned bits;
-  std::memcpy(&bits, &value, sizeof bits);
-#endif
-  return (static_cast<unsigned long long>(bits) << 32) | low;
+  return (static_cast<unsigned long long>(ordered_bits(value)) << 32) | low;
 }
 
 // The float of a max_key and the value that rode along with it.
 SURGE_HD float max_key_value(unsigned long long key) {
-  const unsigned bits = unsigned(key >> 32);
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(bits);
-#else
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-#endif
+  return from_ordered_bits(std::uint32_t(key >> 32));
 }
 SURGE_HD std::uint32_t max_key_low(unsigned long long key) {
   return std::uint32_t(key & 0xffffffffull);

@@ -5,9 +5,9 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
 
 #include "sim/core/hd.h"
+#include "sim/core/ordered_bits.h"
 
 namespace surge {
 
@@ -23,25 +23,5 @@ struct TallyTotals {
   unsigned long long sum_a = 0, sum_b = 0;
   unsigned int max = 0;
 };
-
-// The bits of a non-negative float, which order as the float does: a largest speed as a Tally's max.
-SURGE_HD std::uint32_t ordered_bits(float non_negative) {
-#if defined(__CUDA_ARCH__)
-  return __float_as_uint(non_negative);
-#else
-  std::uint32_t bits;
-  std::memcpy(&bits, &non_negative, sizeof bits);
-  return bits;
-#endif
-}
-SURGE_HD float from_ordered_bits(std::uint32_t bits) {
-#if defined(__CUDA_ARCH__)
-  return __uint_as_float(bits);
-#else
-  float value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
-#endif
-}
 
 }  // namespace surge

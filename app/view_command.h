@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/render_options.h"
-#include "sim/scene/live_parameters.h"
+#include "sim/core/live_parameter.h"
 
 namespace CLI {
 class App;

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "sim/core/live_parameter.h"
 #include "sim/core/named_value.h"
 #include "sim/core/particle_frame.h"
 #include "sim/core/render_targets.h"
@@ -19,7 +20,6 @@
 #include "sim/core/step_status.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/index/index_build.h"
-#include "sim/scene/live_parameters.h"
 #include "sim/sph/force_pass.h"
 #include "sim/sph/sph_setup.h"
 
@@ -79,7 +79,7 @@ class Simulation {
     (void)stirring;
     return false;
   }
-  // The parameters set_parameter() takes while running (sim/scene/live_parameters.h); the others apply on
+  // The parameters set_parameter() takes while running (each family's parameter table); the others apply on
   // restart. Empty for a solver without live parameters.
   virtual std::vector<LiveParameter> live_parameters() const { return {}; }
   // Changes one of live_parameters() for the following steps: only the values the kernels are passed

@@ -10,6 +10,9 @@
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/backend/nbody_simulation.h"
 #include "sim/nbody/nbody_setup.h"
+#include "sim/setup/build_dem_setup.h"
+#include "sim/setup/build_fluid_setup.h"
+#include "sim/setup/build_nbody_setup.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {

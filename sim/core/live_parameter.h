@@ -1,5 +1,6 @@
 // A parameter a running simulation takes between steps (Simulation::set_parameter): the value, the range
-// it takes, and the refusal. Each solver family lists its own (sim/scene/live_parameters.h).
+// it takes, and the refusal. Each solver family lists its own from its parameter table
+// (sim/core/parameter_table.h).
 #pragma once
 
 #include <stdexcept>

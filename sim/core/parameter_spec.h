@@ -1,6 +1,6 @@
 // A parameter declared once: its scene key, where it is kept, its unit, range, meaning, and whether a running
 // simulation takes it. Each family writes a table of these next to its parameter struct; the scene loader,
-// the live parameters (sim/scene/live_parameters.h), the benchmark reports and docs/scenes.md (`surge
+// the live parameters and the benchmark reports (served by parameter_table.h) and docs/scenes.md (`surge
 // params --markdown`) all read the tables, so a name, range or default cannot drift between them.
 //
 // Defaults are the parameter struct's own member initialisers: the table points at the member, and the
@@ -101,12 +101,16 @@ struct ParameterSpec {
   // Live: the solvers whose running simulation takes it, and how. A parameter is live when a scene that
   // started with the new value would have the same particles and the same time-step rule.
   SolverSet live_for = {};
-  ParameterMember<Runtime> runtime_member = {};  // set_parameter writes value / file_scale here...
+  // Where the running simulation keeps it: the reports read it here (parameter_table.h), and for a live
+  // entry set_parameter writes value / file_scale here...
+  ParameterMember<Runtime> runtime_member = {};
   // ...or this does, for a parameter that re-derives others or is checked against them; it receives a
   // value already checked against the range.
   void (*apply)(Runtime& runtime, const ParameterValue& value) = nullptr;
-  bool (*available)(const Runtime& runtime) = nullptr;  // null: always, where live
-  std::optional<ValueRange> live_range = {};            // empty: `range`
+  // Whether the run in its state uses it (null: always): a live entry is taken, and a reported one reported,
+  // only where this says so.
+  bool (*available)(const Runtime& runtime) = nullptr;
+  std::optional<ValueRange> live_range = {};  // empty: `range`
 
   std::string_view name() const { return reported_name.empty() ? key : reported_name; }
   bool live() const { return !live_for.empty(); }

@@ -2,6 +2,9 @@
 
 #include <array>
 #include <cmath>
+#include <string>
+
+#include "sim/core/parameter_table.h"
 
 namespace surge {
 
@@ -24,8 +27,10 @@ constexpr std::array kDemParameters = {
                      .unit = "N/m",
                      .range = ValueRange::above(0),
                      .description = "k_n",
+                     .reported_name = "stiffness_n_per_m",
                      .default_note = "**required** for `linear`",
-                     .allowed_note = "; an error with `hertz`"},
+                     .allowed_note = "; an error with `hertz`",
+                     .runtime_member = &DemParameters::stiffness},
     DemParameterSpec{.key = "youngs_modulus",
                      .member = &DemScene::youngs_modulus,
                      .unit = "Pa",
@@ -45,6 +50,7 @@ constexpr std::array kDemParameters = {
         .description = "coefficient of restitution e; sets γ_n = 2ζ√(k_n m*) with ζ = −ln e / √(π² + ln² e) "
                        "(linear; exact for a head-on pair), or Tsuji's γ_n = 2√(5/6) ζ √(S_n m*) (Hertz)",
         .live_for = kDem,
+        .runtime_member = &DemParameters::restitution,
         .apply =
             [](DemParameters& p, const ParameterValue& v) {
               // zeta = -ln e / sqrt(pi^2 + ln^2 e), as build_dem_setup derives it.
@@ -61,7 +67,9 @@ constexpr std::array kDemParameters = {
                      .description = "a fixed dashpot γ_n instead of one from e",
                      .reported_name = "normal_damping_n_s_per_m",
                      .default_note = "—",
-                     .allowed_note = "; not with `restitution`"},
+                     .allowed_note = "; not with `restitution`",
+                     .runtime_member = &DemParameters::normal_damping,
+                     .available = [](const DemParameters& p) { return !p.damping_from_restitution; }},
     DemParameterSpec{.key = "friction",
                      .member = &DemScene::friction,
                      .range = ValueRange::closed(0, 10),
@@ -79,7 +87,8 @@ constexpr std::array kDemParameters = {
                          "2√(5/6) ζ √(k_t m*) Hertz)",
                      .reported_name = "tangential_damping_n_s_per_m",
                      .default_note = "0 = automatic",
-                     .allowed_note = "; **required** (> 0) with `viscous`"},
+                     .allowed_note = "; **required** (> 0) with `viscous`",
+                     .runtime_member = &DemParameters::tangential_damping},
     DemParameterSpec{.key = "cohesion",
                      .member = &DemScene::cohesion,
                      .unit = "N/m",
@@ -97,14 +106,16 @@ constexpr std::array kDemParameters = {
             "rotation, effective mass 2/7 m) the normal one's period. With `hertz`, k_t = 8 G* √(R* δ), "
             "G* = G / (2(2 − ν)), G = E / (2(1 + ν)), from `youngs_modulus` and `poisson_ratio`",
         .default_note = "2/7",
-        .allowed_note = "; `mindlin` with `linear` only"},
+        .allowed_note = "; `mindlin` with `linear` only",
+        .runtime_member = &DemParameters::tangential_stiffness_ratio},
     DemParameterSpec{
         .key = "rotation",
         .member = &DemScene::rotation,
         .description =
             "grains spin: angular velocity per grain, torque −r_i n × F_t from each contact (n from the "
             "partner to the grain), moment of inertia 2/5 m r²",
-        .default_note = "`true` with `mindlin`, else `false`"},
+        .default_note = "`true` with `mindlin`, else `false`",
+        .runtime_member = &DemParameters::rotation},
     DemParameterSpec{.key = "rolling_friction",
                      .member = &DemScene::rolling_friction,
                      .range = ValueRange::closed(0, 1),
@@ -112,7 +123,8 @@ constexpr std::array kDemParameters = {
                          "μ_r of the constant directional rolling torque τ_r = −μ_r R* F_n "
                          "ω_rel/\\|ω_rel\\| (Ai et al. 2011, model A), capped at the torque that stops "
                          "the relative spin in one step",
-                     .allowed_note = "; > 0 needs `rotation`"},
+                     .allowed_note = "; > 0 needs `rotation`",
+                     .runtime_member = &DemParameters::rolling_friction},
     DemParameterSpec{.key = "contact_slots",
                      .member = &DemScene::contact_slots,
                      .range = ValueRange::closed(1, 64),
@@ -128,6 +140,7 @@ constexpr std::array kDemParameters = {
         .description = "body acceleration",
         .reported_name = "gravity_m_per_s2",
         .live_for = kDem,
+        .runtime_member = &DemParameters::gravity,
         .apply =
             [](DemParameters& p, const ParameterValue& v) {
               const Vec3f g = std::get<Vec3f>(v);
@@ -167,6 +180,41 @@ constexpr std::array kDemParameters = {
 
 std::span<const DemParameterSpec> dem_parameter_specs() {
   return kDemParameters;
+}
+
+std::vector<LiveParameter> live_parameters(const DemParameters& dem) {
+  std::vector<LiveParameter> out;
+  append_live_parameters(dem_parameter_specs(), SolverKind::dem, dem, out);
+  return out;
+}
+bool set_live_parameter(DemParameters& dem, std::string_view name, const ParameterValue& value) {
+  return apply_live_parameter(dem_parameter_specs(), SolverKind::dem, dem, name, value);
+}
+
+std::vector<NamedValue> describe_parameters(const DemParameters& p) {
+  const char* normal = p.normal_model == NormalModel::hertz ? "hertz" : "linear";
+  const char* friction = p.friction_model == FrictionModel::viscous   ? "viscous"
+                         : p.friction_model == FrictionModel::mindlin ? "mindlin"
+                                                                      : "coulomb";
+  const char* walls = p.wall_model == WallModel::reflect ? "reflect" : "contact";
+  // The choices, and what setup derived: the effective moduli, the damping ratio, the fixed time step and
+  // the collision time it came from, the history slots, the grid's largest radius and the domain.
+  std::vector<NamedValue> values = {
+      {"normal_model", std::string(normal)},
+      {"friction_model", std::string(friction)},
+      {"wall_model", std::string(walls)},
+      {"effective_modulus_pa", double(p.effective_modulus)},
+      {"damping_ratio", p.damping_from_restitution ? double(p.damping_ratio) : -1.0},
+      {"effective_shear_modulus_pa", double(p.effective_shear_modulus)},
+      {"contact_slots", double(p.contact_slots)},
+      {"time_step_s", double(p.dt)},
+      {"collision_time_s", double(p.collision_time)},
+      {"max_grain_radius_m", double(p.max_radius)},
+      {"domain_min_m", p.domain_min},
+      {"domain_max_m", p.domain_max},
+  };
+  append_reported_parameters(dem_parameter_specs(), SolverKind::dem, p, values);
+  return values;
 }
 
 }  // namespace surge

@@ -4,10 +4,13 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "sim/core/live_parameter.h"
+#include "sim/core/named_value.h"
 #include "sim/core/parameter_spec.h"
 #include "sim/dem/dem_parameters.h"
-#include "sim/scene/dem_scene.h"
+#include "sim/dem/dem_scene.h"
 
 namespace surge {
 
@@ -23,5 +26,14 @@ inline constexpr std::string_view kDemRestartReason =
     "comes from it (no `normal_damping`).";
 
 std::span<const DemParameterSpec> dem_parameter_specs();
+
+// DEM's live parameters, and set_live_parameter(params, name, value): applies one and returns true, returns
+// false when `name` is not one of them, throws ParameterError for a value it refuses.
+std::vector<LiveParameter> live_parameters(const DemParameters& dem);
+bool set_live_parameter(DemParameters& dem, std::string_view name, const ParameterValue& value);
+
+// The parameters as a benchmark records them, units in the names: the table's entries the run keeps, the
+// choices, and what setup derived.
+std::vector<NamedValue> describe_parameters(const DemParameters& parameters);
 
 }  // namespace surge

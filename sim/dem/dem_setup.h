@@ -1,5 +1,6 @@
 // Everything a backend needs to start a granular (DEM) run: the contact law and time step, the grid, the
-// moving grains and the fixed ones. build_dem_setup() makes it from a Scene whose solver is "dem".
+// moving grains and the fixed ones. build_dem_setup() (sim/setup/build_dem_setup.h) makes it from a
+// Scene whose solver is "dem".
 #pragma once
 
 #include <cstddef>
@@ -29,15 +30,7 @@ struct DemSetup {
   std::vector<ContactSlot> history;
 };
 
-struct Scene;
-// Places the grains of a scene and chooses the time step. particles_override > 0 asks for about that many
-// moving grains (docs/scenes.md, "--particles with solver dem"). Throws SceneError for a scene that yields
-// no grains, a lattice that leaves the domain or a time step the integrator cannot take.
-DemSetup build_dem_setup(const Scene& scene, long particles_override = 0);
-
 struct NamedValue;
-// The parameters as a benchmark records them, units in the names.
-std::vector<NamedValue> describe_parameters(const DemParameters& parameters);
 
 // Duration of a head-on contact of the linear law without damping, pi sqrt(m* / k_n) [s]: the damped
 // contact lasts longer (pi / omega_d), so a step chosen from this one is on the safe side.

@@ -30,9 +30,9 @@
 #include "sim/core/stage_times.h"
 #include "sim/core/step_status.h"
 #include "sim/core/tally.h"
+#include "sim/dem/dem_parameter_specs.h"
 #include "sim/dem/dem_physics.h"
 #include "sim/dem/dem_setup.h"
-#include "sim/scene/live_parameters.h"
 
 namespace surge {
 

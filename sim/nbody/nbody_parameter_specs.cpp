@@ -1,6 +1,9 @@
 #include "sim/nbody/nbody_parameter_specs.h"
 
 #include <array>
+#include <string>
+
+#include "sim/core/parameter_table.h"
 
 namespace surge {
 
@@ -52,6 +55,21 @@ constexpr std::array kNbodyParameters = {
 
 std::span<const ParameterSpec<NbodyParameters>> nbody_parameter_specs() {
   return kNbodyParameters;
+}
+
+std::vector<LiveParameter> live_parameters(const NbodyParameters& nbody) {
+  std::vector<LiveParameter> out;
+  append_live_parameters(nbody_parameter_specs(), SolverKind::nbody, nbody, out);
+  return out;
+}
+bool set_live_parameter(NbodyParameters& nbody, std::string_view name, const ParameterValue& value) {
+  return apply_live_parameter(nbody_parameter_specs(), SolverKind::nbody, nbody, name, value);
+}
+
+std::vector<NamedValue> describe_parameters(const NbodyParameters& p) {
+  std::vector<NamedValue> values = {{"method", std::string(nbody_method_name(p.method))}};
+  append_reported_parameters(nbody_parameter_specs(), SolverKind::nbody, p, values);
+  return values;
 }
 
 }  // namespace surge

@@ -22,12 +22,6 @@ struct NbodySetup {
   std::size_t size() const { return bodies.size(); }
 };
 
-struct Scene;
-// Places the bodies of every [[nbody.system]]. particles_override > 0 replaces the total body count: the
-// Plummer and disc systems share it in the proportions the scene gives them (two-body systems keep their
-// two). Throws SceneError when the override cannot apply (only two-body systems).
-NbodySetup build_nbody_setup(const Scene& scene, long particles_override = 0);
-
 // Bytes of device memory per body, for "how many fit" messages.
 std::size_t device_bytes_per_body(NbodyMethod method);
 

@@ -33,8 +33,8 @@
 #include "sim/core/step_status.h"
 #include "sim/nbody/cpu_gravity.h"
 #include "sim/nbody/nbody_diagnostics.h"
+#include "sim/nbody/nbody_parameter_specs.h"
 #include "sim/nbody/nbody_setup.h"
-#include "sim/scene/live_parameters.h"
 
 namespace surge {
 

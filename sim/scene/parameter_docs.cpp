@@ -11,8 +11,8 @@
 
 #include "sim/dem/dem_parameter_specs.h"
 #include "sim/nbody/nbody_parameter_specs.h"
-#include "sim/scene/scene_parameters.h"
 #include "sim/scene/toml_reader.h"
+#include "sim/sph/fluid_parameter_specs.h"
 #include "sim/sph/solver_parameter_specs.h"
 
 namespace surge {

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "sim/scene/family_readers.h"
-#include "sim/scene/scene_parameters.h"
+#include "sim/sph/fluid_parameter_specs.h"
 #include "sim/sph/solver_parameter_specs.h"
 
 namespace surge {
@@ -134,7 +134,7 @@ EmitterSettings read_emitter(const TableReader& table, const Scene& scene) {
 }  // namespace
 
 void read_resolution(const TableReader& resolution, Scene& scene) {
-  const std::span<const SceneParameterSpec> specs = resolution_parameter_specs();
+  const std::span<const FluidParameterSpec> specs = resolution_parameter_specs();
   resolution.reject_unknown_keys(keys_of(specs, {"kernel"}));
   const bool has_spacing = resolution.has("spacing");
   const bool has_particles = resolution.has("particles");
@@ -203,7 +203,7 @@ void read_pbf(const TableReader& table, Scene& scene) {
 // A WCSPH-only key in a scene of another solver would be silently ignored: say so instead. ([dfsph] and [pbf]
 // may stand in any SPH scene: they apply when that solver runs, from the scene or from --solver.)
 void reject_wcsph_keys_of_other_solvers(const Scene& scene) {
-  for (const SceneParameterSpec& spec : fluid_parameter_specs()) {
+  for (const FluidParameterSpec& spec : fluid_parameter_specs()) {
     if (spec.only_for.empty() || spec.only_for.contains(scene.solver)) continue;
     const std::string full = "fluid." + std::string(spec.key);
     if (scene.key_lines.count(full)) {

@@ -11,8 +11,9 @@
 
 #include "sim/core/solver_kind.h"
 #include "sim/core/vec.h"
+#include "sim/dem/dem_scene.h"
 #include "sim/nbody/nbody_scene.h"
-#include "sim/scene/dem_scene.h"
+#include "sim/sph/fluid_scene_keys.h"
 #include "sim/sph/kernels.h"
 #include "sim/sph/solver_parameters.h"
 
@@ -60,7 +61,8 @@ struct EmitterSettings {
 enum class Face { x_min, x_max, y_min, y_max, z_min, z_max };
 inline constexpr std::array<const char*, 6> kFaceNames = {"x-", "x+", "y-", "y+", "z-", "z+"};
 
-struct Scene {
+// A scene file: the SPH family's [resolution], [fluid] and [time] keys (FluidSceneKeys), and the rest.
+struct Scene : FluidSceneKeys {
   std::filesystem::path path;
   std::string name;
   SolverKind solver = SolverKind::wcsph;
@@ -70,20 +72,8 @@ struct Scene {
   std::array<bool, 6> walls{};       // faces lined with boundary particles, indexed by Face
   int wall_layers = 2;               // boundary particle layers per wall
 
-  // [resolution]: exactly one of spacing and particles is given in the file.
-  float spacing = 0.0f;        // particle spacing [m]; 0 when the scene gives a particle count
-  long target_particles = 0;   // target fluid particle count; 0 when the scene gives a spacing
-  float support_ratio = 2.0f;  // kernel support radius / spacing (dimensionless)
-  KernelType kernel = KernelType::cubic_spline;
-
-  // [fluid]
-  float rest_density = 1000.0f;       // [kg/m^3]
-  float speed_of_sound = 0.0f;        // [m/s]; 0 = derived from the scene (10 x the largest expected speed)
-  float tait_exponent = 7.0f;         // gamma in p = B((rho/rho0)^gamma - 1) (dimensionless)
-  float viscosity_alpha = 0.02f;      // Monaghan artificial viscosity alpha (dimensionless)
-  float xsph_epsilon = 0.0f;          // XSPH velocity smoothing epsilon (dimensionless)
-  Vec3f gravity{0.0f, 0.0f, -9.81f};  // [m/s^2]
-  std::vector<FluidBlock> blocks;     // [[fluid.block]]
+  // [[fluid.block]] and [[emitter]]
+  std::vector<FluidBlock> blocks;
   std::vector<EmitterSettings> emitters;  // [[emitter]]: none or one
 
   // [dfsph], [pbf]: settings of the incompressible solvers; a table for another solver than the scene's is an
@@ -93,12 +83,6 @@ struct Scene {
 
   // [dem] and [[dem.block]]: the granular solver's contact law, gravity and grains (solver = "dem").
   DemScene dem;
-
-  // [time]
-  float end_time = 1.0f;  // simulated time of a run [s]
-  float cfl = 0.25f;      // Courant number for dt = cfl * h / (c0 + v_max) (dimensionless)
-  float dt_max = 1e-3f;   // [s]
-  float dt_min = 1e-7f;   // [s]; an adaptive step below this is a collapse and ends the run
 
   // [nbody]: only for solver = "nbody", which reads no [domain], [resolution] or [fluid]
   NbodySceneSettings nbody;

@@ -13,7 +13,7 @@
 #include <string_view>
 
 #include "sim/scene/family_readers.h"
-#include "sim/scene/scene_parameters.h"
+#include "sim/sph/fluid_parameter_specs.h"
 
 namespace surge {
 

@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "sim/core/parameter_spec.h"
@@ -125,10 +126,11 @@ std::vector<std::string_view> keys_of(std::span<const ParameterSpec<Owner, Runti
   return keys;
 }
 
-// Reads each key of `specs` that the table has into `owner`, checked against its range.
+// Reads each key of `specs` that the table has into `owner` (a Scene for the FluidSceneKeys it derives
+// from), checked against its range.
 template <typename Owner, typename Runtime>
 void read_parameters(const TableReader& table, std::span<const ParameterSpec<Owner, Runtime>> specs,
-                     Owner& owner) {
+                     std::type_identity_t<Owner>& owner) {
   for (const auto& spec : specs) {
     std::visit(
         [&](auto member) {

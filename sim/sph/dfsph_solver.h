@@ -51,7 +51,9 @@ class DfsphSolver : public FluidSolver<Exec> {
   void step() {
     this->with_scene_kernel([&](const auto& kernel) { step(kernel); });
   }
-  std::vector<NamedValue> parameters() const { return incompressible_parameters(fluid_.params, dfsph_); }
+  std::vector<NamedValue> parameters() const {
+    return incompressible_parameters(SolverKind::dfsph, fluid_.params, dfsph_);
+  }
   std::vector<LiveParameter> live_parameters() const { return incompressible_live_parameters(dfsph_); }
   bool set_parameter(std::string_view name, const ParameterValue& value) {
     return set_incompressible_parameter(fluid_.params, dfsph_, name, value);

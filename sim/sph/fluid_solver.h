@@ -3,8 +3,6 @@
 // step, parameters and figures.
 #pragma once
 
-#include <algorithm>
-#include <array>
 #include <cstddef>
 #include <string_view>
 #include <vector>
@@ -12,9 +10,10 @@
 #include "sim/core/named_value.h"
 #include "sim/core/render_targets.h"
 #include "sim/core/stage_times.h"
-#include "sim/scene/live_parameters.h"
+#include "sim/sph/fluid_parameter_specs.h"
 #include "sim/sph/fluid_state.h"
 #include "sim/sph/kernels.h"
+#include "sim/sph/solver_parameter_specs.h"
 
 namespace surge {
 
@@ -77,16 +76,13 @@ class FluidSolver {
   std::size_t static_count_;
 };
 
-// The parameters of the incompressible solvers (DFSPH, PBF): the fluid's, less the weakly compressible
-// settings (equation of state, artificial viscosity) that play no part in them, then the solver's own.
+// The parameters of the incompressible solvers (DFSPH, PBF): the fluid keys the solver uses (the weakly
+// compressible ones, such as the equation of state and the artificial viscosity, are WCSPH's only), then
+// the solver's own.
 template <typename Settings>
-std::vector<NamedValue> incompressible_parameters(const SphParameters& fluid, const Settings& settings) {
-  static constexpr std::array<std::string_view, 5> kWcsphOnly = {
-      "speed_of_sound_m_per_s", "tait_exponent", "tait_stiffness_pa", "viscosity_alpha", "xsph_epsilon"};
-  std::vector<NamedValue> all;
-  for (NamedValue& value : describe_parameters(fluid))
-    if (std::find(kWcsphOnly.begin(), kWcsphOnly.end(), value.name) == kWcsphOnly.end())
-      all.push_back(std::move(value));
+std::vector<NamedValue> incompressible_parameters(SolverKind solver, const SphParameters& fluid,
+                                                  const Settings& settings) {
+  std::vector<NamedValue> all = describe_parameters(fluid, solver);
   for (NamedValue& value : describe_parameters(settings)) all.push_back(std::move(value));
   return all;
 }

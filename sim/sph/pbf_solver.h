@@ -48,7 +48,9 @@ class PbfSolver : public FluidSolver<Exec> {
   void step() {
     this->with_scene_kernel([&](const auto& kernel) { step(kernel); });
   }
-  std::vector<NamedValue> parameters() const { return incompressible_parameters(fluid_.params, pbf_); }
+  std::vector<NamedValue> parameters() const {
+    return incompressible_parameters(SolverKind::pbf, fluid_.params, pbf_);
+  }
   std::vector<LiveParameter> live_parameters() const { return incompressible_live_parameters(pbf_); }
   bool set_parameter(std::string_view name, const ParameterValue& value) {
     return set_incompressible_parameter(fluid_.params, pbf_, name, value);

@@ -3,6 +3,8 @@
 #include <array>
 #include <string>
 
+#include "sim/core/parameter_table.h"
+
 namespace surge {
 
 namespace {
@@ -159,6 +161,42 @@ std::span<const ParameterSpec<DfsphParameters>> dfsph_parameter_specs() {
 }
 std::span<const ParameterSpec<PbfParameters>> pbf_parameter_specs() {
   return kPbfParameters;
+}
+
+namespace {
+
+template <typename Params>
+std::vector<LiveParameter> own_live_parameters(std::span<const ParameterSpec<Params>> specs,
+                                               SolverKind solver, const Params& params) {
+  std::vector<LiveParameter> out;
+  append_live_parameters(specs, solver, params, out);
+  return out;
+}
+
+}  // namespace
+
+std::vector<LiveParameter> live_parameters(const DfsphParameters& dfsph) {
+  return own_live_parameters(dfsph_parameter_specs(), SolverKind::dfsph, dfsph);
+}
+bool set_live_parameter(DfsphParameters& dfsph, std::string_view name, const ParameterValue& value) {
+  return apply_live_parameter(dfsph_parameter_specs(), SolverKind::dfsph, dfsph, name, value);
+}
+std::vector<LiveParameter> live_parameters(const PbfParameters& pbf) {
+  return own_live_parameters(pbf_parameter_specs(), SolverKind::pbf, pbf);
+}
+bool set_live_parameter(PbfParameters& pbf, std::string_view name, const ParameterValue& value) {
+  return apply_live_parameter(pbf_parameter_specs(), SolverKind::pbf, pbf, name, value);
+}
+
+std::vector<NamedValue> describe_parameters(const DfsphParameters& dfsph) {
+  std::vector<NamedValue> values = {{"solver", std::string("dfsph")}};
+  append_reported_parameters(dfsph_parameter_specs(), SolverKind::dfsph, dfsph, values);
+  return values;
+}
+std::vector<NamedValue> describe_parameters(const PbfParameters& pbf) {
+  std::vector<NamedValue> values = {{"solver", std::string("pbf")}};
+  append_reported_parameters(pbf_parameter_specs(), SolverKind::pbf, pbf, values);
+  return values;
 }
 
 }  // namespace surge

@@ -4,7 +4,10 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
+#include "sim/core/live_parameter.h"
+#include "sim/core/named_value.h"
 #include "sim/core/parameter_spec.h"
 #include "sim/sph/solver_parameters.h"
 
@@ -20,5 +23,16 @@ inline constexpr std::string_view kPbfRestartReason =
 
 std::span<const ParameterSpec<DfsphParameters>> dfsph_parameter_specs();
 std::span<const ParameterSpec<PbfParameters>> pbf_parameter_specs();
+
+// Each solver's own live parameters, and set_live_parameter(settings, name, value): applies one and returns
+// true, returns false when `name` is not one of them, throws ParameterError for a value it refuses.
+std::vector<LiveParameter> live_parameters(const DfsphParameters& dfsph);
+bool set_live_parameter(DfsphParameters& dfsph, std::string_view name, const ParameterValue& value);
+std::vector<LiveParameter> live_parameters(const PbfParameters& pbf);
+bool set_live_parameter(PbfParameters& pbf, std::string_view name, const ParameterValue& value);
+
+// The solver's own settings as a benchmark records them (every entry of its table).
+std::vector<NamedValue> describe_parameters(const DfsphParameters& dfsph);
+std::vector<NamedValue> describe_parameters(const PbfParameters& pbf);
 
 }  // namespace surge

@@ -1,10 +1,6 @@
 // Settings of the incompressible SPH solvers, as a scene file gives them ([dfsph], [pbf] in docs/scenes.md).
 #pragma once
 
-#include <vector>
-
-#include "sim/core/named_value.h"
-
 namespace surge {
 
 // Solver settings of a DFSPH scene ([dfsph] in docs/scenes.md).
@@ -34,9 +30,5 @@ struct PbfParameters {
   float relaxation_absolute = 0;  // eps = relaxation G [1/m^2]
   float lambda_scale = 0;         // 1 / G [m^2]: the lambda of a unit density excess, the unit of s_corr
 };
-
-// The settings as a benchmark records them.
-std::vector<NamedValue> describe_parameters(const DfsphParameters& dfsph);
-std::vector<NamedValue> describe_parameters(const PbfParameters& pbf);
 
 }  // namespace surge

@@ -1,5 +1,6 @@
 // Everything a backend needs to start a weakly compressible SPH run: the parameters in SI units,
-// the initial fluid particles and the static boundary particles. build_setup() makes it from a Scene.
+// the initial fluid particles and the static boundary particles. build_setup()
+// (sim/setup/build_fluid_setup.h) makes it from a Scene.
 #pragma once
 
 #include <cstddef>
@@ -52,15 +53,6 @@ struct SphSetup {
   // Fluid particles a backend allocates: the initial ones plus the emitter's.
   std::size_t capacity() const { return fluid.size() + (emitter.present ? emitter.max_particles : 0); }
 };
-
-struct NamedValue;
-// The parameters as a benchmark records them, units in the names.
-std::vector<NamedValue> describe_parameters(const SphParameters& parameters);
-
-struct Scene;
-// Places fluid and wall particles for a scene. particles_override > 0 replaces the scene's resolution
-// by a target fluid particle count. Throws SceneError for a scene that yields no particles.
-SphSetup build_setup(const Scene& scene, long particles_override = 0);
 
 // Bytes of device memory per fluid and per boundary particle, for "how many fit" messages.
 std::size_t device_bytes_per_fluid_particle();

@@ -209,7 +209,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     frame.time_s = st.time_s;
     frame.step = st.step;
   }
-  std::vector<NamedValue> parameters() const { return describe_parameters(fluid_.params); }
+  std::vector<NamedValue> parameters() const { return describe_parameters(fluid_.params, SolverKind::wcsph); }
   std::vector<LiveParameter> live_parameters() const { return surge::live_parameters(fluid_.params); }
   bool set_parameter(std::string_view name, const ParameterValue& value) {
     return set_live_parameter(fluid_.params, name, value);

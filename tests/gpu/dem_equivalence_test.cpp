@@ -10,6 +10,7 @@
 #include "sim/backend/dem_simulation.h"
 #include "sim/dem/dem_setup.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_dem_setup.h"
 #include "tests/sim/mindlin_bed_scene.h"
 
 namespace surge {

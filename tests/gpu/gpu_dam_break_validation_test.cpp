@@ -8,6 +8,7 @@
 
 #include "sim/backend/simulation.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/validation/dam_break_metrics.h"
 #include "sim/validation/dam_break_slab.h"

@@ -8,6 +8,7 @@
 
 #include "sim/backend/simulation.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {

@@ -17,6 +17,7 @@
 #include "sim/io/exporters.h"
 #include "sim/io/overlapped_exporter.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {

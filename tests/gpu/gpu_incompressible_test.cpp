@@ -9,6 +9,7 @@
 
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "tests/gpu/particle_comparison.h"
 

@@ -12,6 +12,7 @@
 #include "sim/backend/hybrid_simulation.h"
 #include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "tests/gpu/particle_comparison.h"
 

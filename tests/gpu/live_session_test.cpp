@@ -19,6 +19,7 @@
 #include "render/particle_renderer.h"
 #include "sim/backend/simulation_factory.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "tests/gpu/particle_comparison.h"
 

@@ -14,6 +14,8 @@
 #include "sim/backend/simulation_factory.h"
 #include "sim/dem/dem_setup.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_dem_setup.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "tests/gpu/particle_comparison.h"
 

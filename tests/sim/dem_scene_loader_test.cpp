@@ -8,6 +8,7 @@
 #include "sim/backend/dem_simulation.h"
 #include "sim/dem/dem_setup.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_dem_setup.h"
 
 namespace surge {
 namespace {

@@ -10,6 +10,7 @@
 #include "sim/backend/cpu_executor.h"
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/dfsph_solver.h"
 #include "sim/sph/pbf_solver.h"
 #include "sim/sph/sph_setup.h"

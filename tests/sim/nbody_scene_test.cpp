@@ -10,6 +10,7 @@
 #include "sim/nbody/body_generators.h"
 #include "sim/nbody/nbody_setup.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_nbody_setup.h"
 
 namespace surge {
 namespace {

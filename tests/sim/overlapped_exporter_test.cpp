@@ -20,6 +20,7 @@
 #include "sim/backend/simulation_factory.h"
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {

@@ -14,6 +14,7 @@
 #include "sim/index/cell_index_cpu.h"
 #include "sim/index/neighbor_loop.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_physics.h"
 

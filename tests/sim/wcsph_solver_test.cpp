@@ -13,6 +13,7 @@
 #include "sim/backend/cpu_executor.h"
 #include "sim/backend/solver_simulation.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {

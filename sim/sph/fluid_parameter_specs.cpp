@@ -1,6 +1,9 @@
-#include "sim/scene/scene_parameters.h"
+#include "sim/sph/fluid_parameter_specs.h"
 
 #include <array>
+#include <string>
+
+#include "sim/core/parameter_table.h"
 
 namespace surge {
 
@@ -13,22 +16,23 @@ float live_number(const ParameterValue& value) {
 }
 
 constexpr std::array kResolution = {
-    SceneParameterSpec{.key = "spacing",
-                       .member = &Scene::spacing,
+    FluidParameterSpec{.key = "spacing",
+                       .member = &FluidSceneKeys::spacing,
                        .unit = "m",
                        .range = ValueRange::above(0),
                        .description = "distance between neighbouring particles",
                        .reported_name = "spacing_m",
                        .default_note = "—",
-                       .allowed_note = " and < the smallest domain extent"},
-    SceneParameterSpec{
+                       .allowed_note = " and < the smallest domain extent",
+                       .runtime_member = &SphParameters::spacing},
+    FluidParameterSpec{
         .key = "particles",
-        .member = &Scene::target_particles,
+        .member = &FluidSceneKeys::target_particles,
         .range = ValueRange::closed(1, 2'000'000'000),
         .description = "target fluid particle count; the spacing is derived from the fluid volume",
         .default_note = "—"},
-    SceneParameterSpec{.key = "support_ratio",
-                       .member = &Scene::support_ratio,
+    FluidParameterSpec{.key = "support_ratio",
+                       .member = &FluidSceneKeys::support_ratio,
                        .range = ValueRange::closed(1.5, 3.0),
                        .description = "kernel support radius / spacing"},
 };
@@ -37,15 +41,16 @@ constexpr std::array kResolution = {
 // step, and gravity enters through the force condition, so these are live; rest density and gamma define the
 // equation of state the particles were placed for.
 constexpr std::array kFluid = {
-    SceneParameterSpec{.key = "rest_density",
-                       .member = &Scene::rest_density,
+    FluidParameterSpec{.key = "rest_density",
+                       .member = &FluidSceneKeys::rest_density,
                        .unit = "kg/m^3",
                        .range = ValueRange::left_open(0, 1e5),
                        .description = "ρ₀",
-                       .reported_name = "rest_density_kg_per_m3"},
-    SceneParameterSpec{
+                       .reported_name = "rest_density_kg_per_m3",
+                       .runtime_member = &SphParameters::rest_density},
+    FluidParameterSpec{
         .key = "speed_of_sound",
-        .member = &Scene::speed_of_sound,
+        .member = &FluidSceneKeys::speed_of_sound,
         .unit = "m/s",
         .range = ValueRange::at_least(0),
         .description = "wcsph only: c₀ of the Tait equation; 0 = automatic, 10 × the largest expected speed "
@@ -53,6 +58,7 @@ constexpr std::array kFluid = {
         .reported_name = "speed_of_sound_m_per_s",
         .only_for = kWcsph,
         .live_for = kWcsph,
+        .runtime_member = &SphParameters::speed_of_sound,
         // The Tait stiffness B = rho0 c0^2 / gamma re-derived as build_setup does; the same step's time
         // step already uses the new c0.
         .apply =
@@ -62,27 +68,28 @@ constexpr std::array kFluid = {
             },
         // A running fluid has a speed of sound; 0 (automatic) only means something before setup.
         .live_range = ValueRange::left_open(0, 1e5)},
-    SceneParameterSpec{.key = "tait_exponent",
-                       .member = &Scene::tait_exponent,
+    FluidParameterSpec{.key = "tait_exponent",
+                       .member = &FluidSceneKeys::tait_exponent,
                        .range = ValueRange::closed(1, 10),
                        .description = "wcsph only: γ in p = B((ρ/ρ₀)^γ − 1)",
-                       .only_for = kWcsph},
-    SceneParameterSpec{.key = "viscosity_alpha",
-                       .member = &Scene::viscosity_alpha,
+                       .only_for = kWcsph,
+                       .runtime_member = &SphParameters::tait_exponent},
+    FluidParameterSpec{.key = "viscosity_alpha",
+                       .member = &FluidSceneKeys::viscosity_alpha,
                        .range = ValueRange::closed(0, 1),
                        .description = "wcsph only: α of Monaghan's artificial viscosity",
                        .only_for = kWcsph,
                        .live_for = kWcsph,
                        .runtime_member = &SphParameters::viscosity_alpha},
-    SceneParameterSpec{.key = "xsph_epsilon",
-                       .member = &Scene::xsph_epsilon,
+    FluidParameterSpec{.key = "xsph_epsilon",
+                       .member = &FluidSceneKeys::xsph_epsilon,
                        .range = ValueRange::closed(0, 1),
                        .description = "wcsph only: ε of XSPH velocity smoothing; 0 = off",
                        .only_for = kWcsph,
                        .live_for = kWcsph,
                        .runtime_member = &SphParameters::xsph_epsilon},
-    SceneParameterSpec{.key = "gravity",
-                       .member = &Scene::gravity,
+    FluidParameterSpec{.key = "gravity",
+                       .member = &FluidSceneKeys::gravity,
                        .unit = "m/s^2",
                        .range = ValueRange::closed(-1000, 1000),
                        .description = "body acceleration",
@@ -94,14 +101,14 @@ constexpr std::array kFluid = {
 // DFSPH and PBF step with dt = cfl spacing / max speed, capped by dt_max (dfsph_physics.h,
 // incompressible_time_step), chosen anew every step; WCSPH's step reads cfl, dt_max and dt_min every step.
 constexpr std::array kTime = {
-    SceneParameterSpec{.key = "end",
-                       .member = &Scene::end_time,
+    FluidParameterSpec{.key = "end",
+                       .member = &FluidSceneKeys::end_time,
                        .unit = "s",
                        .range = ValueRange::above(0),
                        .description = "simulated time of a run"},
-    SceneParameterSpec{
+    FluidParameterSpec{
         .key = "cfl",
-        .member = &Scene::cfl,
+        .member = &FluidSceneKeys::cfl,
         .range = ValueRange::left_open(0, 1),
         .description =
             "Courant number. wcsph: dt = cfl · h / (c₀ + v_max), also limited by forces and viscosity. "
@@ -109,13 +116,14 @@ constexpr std::array kTime = {
             "step; Bender & Koschier use 0.4)",
         .live_for = kFluidSolvers,
         .runtime_member = &SphParameters::cfl},
-    SceneParameterSpec{.key = "dt_max",
-                       .member = &Scene::dt_max,
+    FluidParameterSpec{.key = "dt_max",
+                       .member = &FluidSceneKeys::dt_max,
                        .unit = "s",
                        .range = ValueRange::above(0),
                        .description = "largest time step",
                        .reported_name = "dt_max_s",
                        .live_for = kFluidSolvers,
+                       .runtime_member = &SphParameters::dt_max,
                        .apply =
                            [](SphParameters& p, const ParameterValue& v) {
                              if (!(live_number(v) > p.dt_min))
@@ -125,14 +133,15 @@ constexpr std::array kTime = {
                                    format_parameter_number(live_number(v)));
                              p.dt_max = live_number(v);
                            }},
-    SceneParameterSpec{.key = "dt_min",
-                       .member = &Scene::dt_min,
+    FluidParameterSpec{.key = "dt_min",
+                       .member = &FluidSceneKeys::dt_min,
                        .unit = "s",
                        .range = ValueRange::above(0),
                        .description = "an adaptive step below this is a collapse and ends the run",
                        .reported_name = "dt_min_s",
                        .allowed_note = " and < `dt_max`",
                        .live_for = kWcsph,
+                       .runtime_member = &SphParameters::dt_min,
                        .apply =
                            [](SphParameters& p, const ParameterValue& v) {
                              if (!(live_number(v) < p.dt_max))
@@ -146,14 +155,61 @@ constexpr std::array kTime = {
 
 }  // namespace
 
-std::span<const SceneParameterSpec> resolution_parameter_specs() {
+std::span<const FluidParameterSpec> resolution_parameter_specs() {
   return kResolution;
 }
-std::span<const SceneParameterSpec> fluid_parameter_specs() {
+std::span<const FluidParameterSpec> fluid_parameter_specs() {
   return kFluid;
 }
-std::span<const SceneParameterSpec> time_parameter_specs() {
+std::span<const FluidParameterSpec> time_parameter_specs() {
   return kTime;
+}
+
+namespace {
+
+// The SPH fluid parameters a solver reads from SphParameters: [fluid] and [time].
+std::vector<LiveParameter> fluid_live_parameters(SolverKind solver, const SphParameters& fluid) {
+  std::vector<LiveParameter> out;
+  append_live_parameters(fluid_parameter_specs(), solver, fluid, out);
+  append_live_parameters(time_parameter_specs(), solver, fluid, out);
+  return out;
+}
+bool set_fluid_live_parameter(SolverKind solver, SphParameters& fluid, std::string_view name,
+                              const ParameterValue& value) {
+  return apply_live_parameter(fluid_parameter_specs(), solver, fluid, name, value) ||
+         apply_live_parameter(time_parameter_specs(), solver, fluid, name, value);
+}
+
+}  // namespace
+
+std::vector<LiveParameter> live_parameters(const SphParameters& wcsph) {
+  return fluid_live_parameters(SolverKind::wcsph, wcsph);
+}
+bool set_live_parameter(SphParameters& wcsph, std::string_view name, const ParameterValue& value) {
+  return set_fluid_live_parameter(SolverKind::wcsph, wcsph, name, value);
+}
+// DFSPH and PBF take the same ones (live_for names both in every entry).
+std::vector<LiveParameter> live_incompressible_parameters() {
+  return fluid_live_parameters(SolverKind::dfsph, SphParameters{});
+}
+bool set_live_incompressible_parameter(SphParameters& fluid, std::string_view name,
+                                       const ParameterValue& value) {
+  return set_fluid_live_parameter(SolverKind::dfsph, fluid, name, value);
+}
+
+std::vector<NamedValue> describe_parameters(const SphParameters& p, SolverKind solver) {
+  // What setup derived from the keys: the kernel and its support, the particle mass, the Tait stiffness
+  // and the domain.
+  std::vector<NamedValue> values = {
+      {"kernel", std::string(p.kernel == KernelType::wendland_c2 ? "wendland_c2" : "cubic_spline")},
+      {"support_m", double(p.support)},
+      {"particle_mass_kg", double(p.particle_mass)}};
+  if (solver == SolverKind::wcsph) values.push_back({"tait_stiffness_pa", double(p.tait_stiffness)});
+  values.push_back({"domain_min_m", p.domain_min});
+  values.push_back({"domain_max_m", p.domain_max});
+  for (auto specs : {resolution_parameter_specs(), fluid_parameter_specs(), time_parameter_specs()})
+    append_reported_parameters(specs, solver, p, values);
+  return values;
 }
 
 }  // namespace surge

@@ -1,12 +1,12 @@
 // build_nbody_setup: from a scene's [[nbody.system]] tables to bodies.
-#include "sim/nbody/nbody_setup.h"
+#include "sim/setup/build_nbody_setup.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "sim/core/named_value.h"
 #include "sim/nbody/body_generators.h"
+#include "sim/nbody/nbody_setup.h"
 #include "sim/scene/scene.h"
 
 namespace surge {
@@ -82,15 +82,6 @@ NbodySetup build_nbody_setup(const Scene& scene, long particles_override) {
   setup.bodies = std::move(list.bodies);
   setup.velocities = std::move(list.velocities);
   return setup;
-}
-
-std::vector<NamedValue> describe_parameters(const NbodyParameters& p) {
-  std::vector<NamedValue> values = {{"method", std::string(nbody_method_name(p.method))},
-                                    {"G", p.gravitational_constant},
-                                    {"softening", p.softening},
-                                    {"dt", p.dt}};
-  if (p.method == NbodyMethod::barnes_hut) values.push_back({"theta", p.theta});
-  return values;
 }
 
 }  // namespace surge

@@ -2,7 +2,7 @@
 // domain's lower corner (first particle half a spacing from the wall); wall particles continue the
 // lattice outwards in `wall_layers` layers, so the first fluid layer is one spacing from the first
 // wall layer, as it would be from more fluid.
-#include "sim/sph/sph_setup.h"
+#include "sim/setup/build_fluid_setup.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +10,9 @@
 #include <limits>
 #include <string>
 
-#include "sim/core/named_value.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
+#include "sim/sph/sph_setup.h"
 
 namespace surge {
 
@@ -285,27 +285,6 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
   });
   for (std::size_t b = 0; b < volume.size(); ++b) setup.boundary[b].w = volume[b];
   return setup;
-}
-
-std::vector<NamedValue> describe_parameters(const SphParameters& p) {
-  return {
-      {"kernel", std::string(p.kernel == KernelType::wendland_c2 ? "wendland_c2" : "cubic_spline")},
-      {"spacing_m", double(p.spacing)},
-      {"support_m", double(p.support)},
-      {"rest_density_kg_per_m3", double(p.rest_density)},
-      {"particle_mass_kg", double(p.particle_mass)},
-      {"speed_of_sound_m_per_s", double(p.speed_of_sound)},
-      {"tait_exponent", double(p.tait_exponent)},
-      {"tait_stiffness_pa", double(p.tait_stiffness)},
-      {"viscosity_alpha", double(p.viscosity_alpha)},
-      {"xsph_epsilon", double(p.xsph_epsilon)},
-      {"gravity_m_per_s2", p.gravity},
-      {"cfl", double(p.cfl)},
-      {"dt_max_s", double(p.dt_max)},
-      {"dt_min_s", double(p.dt_min)},
-      {"domain_min_m", p.domain_min},
-      {"domain_max_m", p.domain_max},
-  };
 }
 
 }  // namespace surge

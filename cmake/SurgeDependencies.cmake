@@ -14,3 +14,19 @@ target_include_directories(surge_json SYSTEM INTERFACE ${NLOHMANN_JSON_INCLUDE_D
 
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 find_package(Threads REQUIRED)
+
+# Mesh import (sim/geometry/mesh_import.cpp) through assimp: optional, so a machine without Debian's
+# libassimp-dev (the GPU machine has no Debian packages) still builds everything; there, loading a mesh
+# file throws an error that names the package.
+option(SURGE_ASSIMP "Read mesh files (OBJ, STL) with assimp when it is found" ON)
+set(SURGE_HAVE_ASSIMP OFF)
+if(SURGE_ASSIMP)
+  find_package(PkgConfig QUIET)
+  if(PKG_CONFIG_FOUND)
+    pkg_check_modules(ASSIMP QUIET IMPORTED_TARGET assimp)
+  endif()
+  if(ASSIMP_FOUND)
+    set(SURGE_HAVE_ASSIMP ON)
+  endif()
+endif()
+message(STATUS "Mesh import (assimp): ${SURGE_HAVE_ASSIMP}")

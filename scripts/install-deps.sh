@@ -16,6 +16,7 @@ packages=(
   # `--video` pipes frames to ffmpeg; the CLI test encodes a short MP4.
   ffmpeg
   librsvg2-bin fonts-dejavu-core  # rsvg-convert draws the PNG of `surge validate` plots from their SVG
+  libassimp-dev  # reads solids' mesh files (OBJ, STL); optional: without it Surge builds, and says so when asked for a mesh
 )
 
 missing=()

@@ -11,6 +11,7 @@
 #include "app/progress.h"
 #include "app/run_summary.h"
 #include "sim/io/gauge_recorder.h"
+#include "sim/io/time_schedule.h"
 #include "sim/scene/scene.h"
 #if SURGE_HAVE_RENDER
 #include "app/graphics/offscreen_frames.h"
@@ -46,7 +47,7 @@ RunPlan plan_run(const RunOptions& options, const Scene& scene) {
     plan.every_time_s = options.every_time_s;
   } else {
     plan.every = scene.every;
-    plan.every_time_s = scene.every_time;
+    plan.every_time_s = as_written(scene.every_time);
   }
   plan.out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
   // --export on a scene without output.every would silently write nothing.
@@ -109,9 +110,10 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   CLI::Option* every = run->add_option("--every", options.every,
                                        "Export a frame every K steps (default: the scene's output.every)")
                            ->check(CLI::NonNegativeNumber);
-  run->add_option("--every-time", options.every_time_s,
-                  "Export a frame every T simulated seconds: at the first step at or after each multiple of T "
-                  "(default: the scene's output.every_time)")
+  run->add_option(
+         "--every-time", options.every_time_s,
+         "Export a frame every T simulated seconds: at the first step at or after each multiple of T "
+         "(default: the scene's output.every_time)")
       ->check(CLI::PositiveNumber)
       ->excludes(every);
   CLI::Option* export_sync = run->add_flag(
@@ -250,7 +252,8 @@ int run_scene(const RunOptions& options) {
                                 .figures = simulation.step_figures()});
   if (gauges) {
     std::cout << "gauges: " << gauges->rows_written() << " samples of " << scene.gauges.size()
-              << " gauges every " << scene.gauge_output.every_time << " s: " << gauges->path().string() << '\n';
+              << " gauges every " << scene.gauge_output.every_time << " s: " << gauges->path().string()
+              << '\n';
   }
 #if SURGE_HAVE_RENDER
   if (rendered) {

@@ -46,7 +46,8 @@ GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefi
                              const GaugeOutput& output, std::filesystem::path path, double start_time_s)
     : simulation_(simulation),
       path_(std::move(path)),
-      schedule_(output.every_time, long(std::floor(start_time_s / output.every_time + 1e-9)) + 1) {
+      schedule_(as_written(output.every_time),
+                long(std::floor(start_time_s / as_written(output.every_time) + 1e-9)) + 1) {
   if (!simulation_.set_gauges(gauge_probes(gauges)))
     throw std::invalid_argument("gauges apply to the SPH solvers; this simulation has none");
   const bool filtered = output.filter_time > 0;

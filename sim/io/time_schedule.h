@@ -5,9 +5,21 @@
 // both follow it.
 #pragma once
 
+#include <array>
+#include <charconv>
 #include <cmath>
 
 namespace surge {
+
+// The double a float setting was written as: a scene's 0.001 is kept as the float 0.0010000000475, whose
+// multiples would drift past the decimal times a run ends on (10 x 0.001 = 0.01 s).
+inline double as_written(float value) {
+  std::array<char, 32> text{};
+  const auto end = std::to_chars(text.data(), text.data() + text.size(), value).ptr;
+  double exact = value;
+  std::from_chars(text.data(), end, exact);
+  return exact;
+}
 
 class TimeSchedule {
  public:

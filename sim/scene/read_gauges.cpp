@@ -62,12 +62,16 @@ GaugeDefinition read_gauge(const TableReader& table, const Scene& scene) {
   gauge.line = table.table_line();
   gauge.name = table.required(table.string("name"), "name", "a name, the gauge's CSV column");
   if (!is_column_name(gauge.name) || gauge.name == "time_s") {
-    table.fail("name", "expected a name of letters, digits, '_', '-' or '.' other than \"time_s\" (it names a "
-                       "CSV column), got \"" + gauge.name + "\"");
+    table.fail("name",
+               "expected a name of letters, digits, '_', '-' or '.' other than \"time_s\" (it names a "
+               "CSV column), got \"" +
+                   gauge.name + "\"");
   }
   const std::string type =
       table.required(table.choice("type", kKinds), "type", "\"pressure\", \"level\" or \"velocity\"");
-  gauge.kind = type == "level" ? GaugeKind::level : type == "velocity" ? GaugeKind::velocity : GaugeKind::pressure;
+  gauge.kind = type == "level"      ? GaugeKind::level
+               : type == "velocity" ? GaugeKind::velocity
+                                    : GaugeKind::pressure;
 
   // A key of another type is a mistake the user should hear about, not a value silently ignored.
   const bool level = gauge.kind == GaugeKind::level;
@@ -120,7 +124,8 @@ void read_gauges(const TableReader& top, Scene& scene) {
                  std::string(solver_name(scene.solver)) + "\"");
   }
   const TableReader settings = top.table("gauges", false);
-  if (!top.has("gauge")) settings.fail_table("[gauges] without any [[gauge]] block: there is nothing to sample");
+  if (!top.has("gauge"))
+    settings.fail_table("[gauges] without any [[gauge]] block: there is nothing to sample");
   static constexpr std::array<std::string_view, 3> kKeys = {"every_time", "filter_time", "csv"};
   settings.reject_unknown_keys(kKeys);
 

@@ -120,7 +120,8 @@ void read_output(const TableReader& output, Scene& scene) {
                 "between frames), not both");
   }
   if (auto every = output.integer("every", kEvery)) scene.every = static_cast<int>(*every);
-  if (auto every_time = output.number("every_time", "s", ValueRange::above(0))) scene.every_time = *every_time;
+  if (auto every_time = output.number("every_time", "s", ValueRange::above(0)))
+    scene.every_time = *every_time;
 }
 
 // [dfsph] and [pbf] may stand in any SPH scene: they apply when that solver runs, from the scene or from
@@ -149,8 +150,8 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
   static constexpr std::array<std::string_view, 14> kTopKeys = {
-      "name", "solver", "domain", "resolution", "fluid", "nbody",  "time",
-      "output", "dfsph", "pbf",  "dem",        "emitter", "gauge", "gauges"};
+      "name",   "solver", "domain", "resolution", "fluid",   "nbody", "time",
+      "output", "dfsph",  "pbf",    "dem",        "emitter", "gauge", "gauges"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
   // Each solver has its own tables; one of another solver's is a mistake, not something to ignore.

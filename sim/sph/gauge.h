@@ -44,8 +44,8 @@ struct GaugeOutput {
 // One gauge as a solver samples it: plain data, copied to the device once.
 struct GaugeProbe {
   GaugeKind kind = GaugeKind::pressure;
-  Vec3f point{};              // as GaugeDefinition::position
-  float z_top = 0;            // level only [m]
+  Vec3f point{};                  // as GaugeDefinition::position
+  float z_top = 0;                // level only [m]
   std::uint32_t first_value = 0;  // index of its first value in the sample's value array
 };
 

@@ -1,7 +1,8 @@
 // The gauges' sums (gauge.h), written once for both executors: FluidSolver::sample_gauges runs
 // sample_gauge for each gauge, one thread a gauge, where the particles live, and only the values leave.
 //
-//   pressure   p(x) = sum_j V_j W(x - x_j) [p_j + rho_j g . (x - x_j)] / sum_j V_j W(x - x_j),  V_j = m / rho_j
+//   pressure   p(x) = sum_j V_j W(x - x_j) [p_j + rho_j g . (x - x_j)] / sum_j V_j W(x - x_j),  V_j = m /
+//   rho_j
 //              A Shepard (kernel-corrected) average over the fluid neighbours, so a gauge on a wall, where
 //              half the support is empty, still reads a pressure and not half of one; each neighbour's
 //              pressure is carried hydrostatically to the gauge point, as the solvers carry it to their wall

@@ -967,9 +967,9 @@ TEST_F(Cli, RunWithGaugesWritesTheirCsv) {
   EXPECT_FALSE(fs::exists(dir_ / "run" / "gauges.csv.tmp"));
   const auto rows = read_csv(dir_ / "run" / "gauges.csv");
   ASSERT_EQ(rows.size(), 11u);  // the header and a sample at each of 1, 2, ..., 10 ms
-  const std::vector<std::string> header = {"time_s", "floor_p",    "floor_p_filtered", "depth",
-                                           "depth_filtered", "u_x", "u_x_filtered", "u_y",
-                                           "u_y_filtered",   "u_z", "u_z_filtered"};
+  const std::vector<std::string> header = {"time_s",         "floor_p", "floor_p_filtered", "depth",
+                                           "depth_filtered", "u_x",     "u_x_filtered",     "u_y",
+                                           "u_y_filtered",   "u_z",     "u_z_filtered"};
   EXPECT_EQ(rows[0], header);
   for (std::size_t k = 1; k < rows.size(); ++k) {
     ASSERT_EQ(rows[k].size(), header.size()) << "row " << k;
@@ -988,16 +988,16 @@ TEST_F(Cli, PressureGaugeUnderPbfIsRejected) {
   write("bad.toml", kTinyScene + kGaugeTables);
   const Result r = surge({"run", "bad.toml", "--backend", "cpu", "--solver", "pbf", "--out", "run"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_TRUE(contains(r.err, "bad.toml:" + std::to_string(line_of(kTinyScene + kGaugeTables,
-                                                                     "type = \"pressure\"")) +
-                                  ": key 'gauge[0].type'"));
+  EXPECT_TRUE(contains(
+      r.err, "bad.toml:" + std::to_string(line_of(kTinyScene + kGaugeTables, "type = \"pressure\"")) +
+                 ": key 'gauge[0].type'"));
   EXPECT_FALSE(fs::exists(dir_ / "run"));
 }
 
 TEST_F(Cli, EveryTimeFramesLandAtTheirTimes) {
   write("tiny.toml", kTinyScene);
-  const Result ok = surge({"run", "tiny.toml", "--backend", "cpu", "--time", "0.01", "--every-time",
-                           "0.0025", "--out", "frames"});
+  const Result ok = surge({"run", "tiny.toml", "--backend", "cpu", "--time", "0.01", "--every-time", "0.0025",
+                           "--out", "frames"});
   ASSERT_EQ(ok.exit_code, 0) << ok.err;
   // The .pvd lists each frame with its time: t = 0 and the first step at or after 2.5, 5, 7.5, 10 ms.
   const std::string series = read_text_file(dir_ / "frames" / "tiny.pvd");

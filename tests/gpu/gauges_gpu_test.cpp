@@ -81,7 +81,8 @@ TEST(GaugesGpu, EveryModeFollowsTheCpuAndMovesOnlyGaugeBytes) {
         // tenths of a percent of rho0 g d (2354 Pa), a tenth of a spacing, and 1 cm/s.
         EXPECT_NEAR(series[k][0], reference[k][0], 10.0f) << "sample " << k;
         EXPECT_NEAR(series[k][1], reference[k][1], 1e-3f) << "sample " << k;
-        for (int c = 2; c < 5; ++c) EXPECT_NEAR(series[k][std::size_t(c)], reference[k][std::size_t(c)], 1e-2f);
+        for (int c = 2; c < 5; ++c)
+          EXPECT_NEAR(series[k][std::size_t(c)], reference[k][std::size_t(c)], 1e-2f);
       }
       // The ledger: the run without gauges' entries, plus the probes once and 20 bytes a sample.
       auto with = gauged->ledger().entries();

@@ -3,7 +3,6 @@
 // samples land at the first step after each multiple of every_time; sampling leaves the physics alone; and
 // each mistake in a [[gauge]] block is reported at its line and key.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <algorithm>
@@ -122,10 +121,11 @@ TEST(Gauges, HydrostaticTankReadsRhoGDTheDepthAndRest) {
   const double expected = rho0 * g * depth;
   const double floor = floor_sum / double(quiet), corner = corner_sum / double(quiet);
   const double level = level_sum / double(quiet), speed = speed_sum / double(quiet);
-  std::printf("floor gauge %.1f Pa, corner gauge %.1f Pa, rho0 g d %.1f Pa (%+.2f %%, %+.2f %%); level %.4f m "
-              "(depth %.4f m); mean |u| %.4f m/s, max %.4f m/s over %ld samples\n",
-              floor, corner, expected, 100 * (floor / expected - 1), 100 * (corner / expected - 1), level,
-              double(depth), speed, largest_speed, quiet);
+  std::printf(
+      "floor gauge %.1f Pa, corner gauge %.1f Pa, rho0 g d %.1f Pa (%+.2f %%, %+.2f %%); level %.4f m "
+      "(depth %.4f m); mean |u| %.4f m/s, max %.4f m/s over %ld samples\n",
+      floor, corner, expected, 100 * (floor / expected - 1), 100 * (corner / expected - 1), level,
+      double(depth), speed, largest_speed, quiet);
   EXPECT_NEAR(floor / expected, 1.0, 0.03);
   // The corner's support is seven-eighths wall: Shepard's correction is what leaves it a pressure at all
   // (uncorrected it would read about an eighth of it). The particles in a corner, where three walls' sums
@@ -195,8 +195,9 @@ TEST(Gauges, RecorderWritesAHeaderAndOneRowPerSample) {
   output.every_time = 0.002f;
   output.filter_time = 0.004f;
   {
-    GaugeRecorder recorder(*sim, {point_gauge("p", GaugeKind::pressure, {0.3f, 0.3f, 0.3f}),
-                                  point_gauge("v", GaugeKind::velocity, {0.3f, 0.3f, 0.3f})},
+    GaugeRecorder recorder(*sim,
+                           {point_gauge("p", GaugeKind::pressure, {0.3f, 0.3f, 0.3f}),
+                            point_gauge("v", GaugeKind::velocity, {0.3f, 0.3f, 0.3f})},
                            output, csv);
     while (sim->status().time_s < 0.02) {
       sim->step();
@@ -247,6 +248,7 @@ TEST(TimeScheduleTest, TakesTheFirstStepAtOrAfterEachMultiple) {
   EXPECT_TRUE(schedule.take(0.55));  // a long step passes 0.3, 0.4 and 0.5: one event, the next at 0.6
   EXPECT_NEAR(schedule.next_time_s(), 0.6, 1e-12);
   EXPECT_TRUE(schedule.take(0.1 * 3 * 2));  // 0.6000000000000001
+  EXPECT_EQ(as_written(0.001f), 0.001);  // the float 0.0010000000475 as the scene wrote it
   TimeSchedule off;
   EXPECT_FALSE(off.take(1.0));
 }
@@ -277,8 +279,8 @@ testing::AssertionResult fails_with(const std::string& text, int line, const std
         what.find(phrase, prefix.size()) != std::string::npos) {
       return testing::AssertionSuccess();
     }
-    return testing::AssertionFailure() << "expected \"" << prefix << "...(" << phrase << ")...\", got \"" << what
-                                       << "\"";
+    return testing::AssertionFailure()
+           << "expected \"" << prefix << "...(" << phrase << ")...\", got \"" << what << "\"";
   }
   return testing::AssertionFailure() << "no SceneError thrown";
 }
@@ -332,8 +334,9 @@ TEST(GaugeScene, EachMistakeNamesItsLineAndKey) {
                          "required key is missing"));
   EXPECT_TRUE(fails_with(kMinimal + kEvery + "[[gauge]]\ntype = \"pressure\"\nposition = [0, 0, 0]\n", 12,
                          "gauge[0].name", "required key is missing"));
-  EXPECT_TRUE(fails_with(kMinimal + kEvery + gauge + "type = \"level\"\nx = 0.5\ny = 0.5\nz0 = 0.5\nz1 = 0.5\n",
-                         18, "gauge[0].z1", "expected z1 above z0 = 0.5"));
+  EXPECT_TRUE(
+      fails_with(kMinimal + kEvery + gauge + "type = \"level\"\nx = 0.5\ny = 0.5\nz0 = 0.5\nz1 = 0.5\n", 18,
+                 "gauge[0].z1", "expected z1 above z0 = 0.5"));
   EXPECT_TRUE(fails_with(kMinimal + kEvery + gauge + "type = \"level\"\nx = 0.5\ny = 0.5\nz0 = 0.1\n", 12,
                          "gauge[0].z1", "required key is missing"));
   EXPECT_TRUE(fails_with(kMinimal + kEvery + gauge + "type = \"level\"\nposition = [0, 0, 0]\n", 15,
@@ -341,17 +344,18 @@ TEST(GaugeScene, EachMistakeNamesItsLineAndKey) {
   EXPECT_TRUE(fails_with(kMinimal + kEvery + gauge + "type = \"velocity\"\nposition = [0, 0, 0]\n" + gauge +
                              "type = \"pressure\"\nposition = [0, 0, 0]\n",
                          17, "gauge[1].name", "duplicate gauge name \"g\" (the first is at line 12)"));
-  EXPECT_TRUE(fails_with(kMinimal + kEvery + "[[gauge]]\nname = \"a,b\"\n", 13, "gauge[0].name",
-                         "CSV column"));
+  EXPECT_TRUE(
+      fails_with(kMinimal + kEvery + "[[gauge]]\nname = \"a,b\"\n", 13, "gauge[0].name", "CSV column"));
   EXPECT_TRUE(fails_with(kMinimal + gauge + "type = \"pressure\"\nposition = [0, 0, 0]\n", 10,
                          "gauges.every_time", "required key is missing"));
-  EXPECT_TRUE(fails_with(kMinimal + "[gauges]\nevery_time = 0\n" + "[[gauge]]\nname = \"g\"\ntype = "
+  EXPECT_TRUE(fails_with(kMinimal + "[gauges]\nevery_time = 0\n" +
+                             "[[gauge]]\nname = \"g\"\ntype = "
                              "\"pressure\"\nposition = [0, 0, 0]\n",
                          11, "gauges.every_time", "> 0"));
   EXPECT_TRUE(fails_with(kMinimal + kEvery, 10, "gauges", "nothing to sample"));
-  EXPECT_TRUE(fails_with("solver = \"pbf\"\n" + kMinimal + kEvery + gauge +
-                             "type = \"pressure\"\nposition = [0, 0, 0]\n",
-                         15, "gauge[0].type", "physical pressure"));
+  EXPECT_TRUE(fails_with(
+      "solver = \"pbf\"\n" + kMinimal + kEvery + gauge + "type = \"pressure\"\nposition = [0, 0, 0]\n", 15,
+      "gauge[0].type", "physical pressure"));
   EXPECT_TRUE(fails_with(kMinimal + "[output]\nevery = 10\nevery_time = 0.01\n", 12, "output.every_time",
                          "exactly one of"));
 }

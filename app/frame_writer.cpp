@@ -14,14 +14,16 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory, std::string name,
-                         std::vector<ExportFormat> formats, int every, ExportPipeline pipeline)
+                         std::vector<ExportFormat> formats, int every, ExportPipeline pipeline,
+                         double every_time_s)
     : simulation_(simulation),
       directory_(std::move(directory)),
       name_(std::move(name)),
       has_series_(std::find(formats.begin(), formats.end(), ExportFormat::vtk) != formats.end()),
       every_(every),
+      every_time_(every_time_s, 0),
       pipeline_(pipeline) {
-  if (every_ <= 0 || formats.empty()) return;
+  if ((every_ <= 0 && !every_time_.enabled()) || formats.empty()) return;
   FrameExporter exporter(directory_, name_, std::move(formats));
   if (pipeline_.overlapped) {
     overlapped_ =
@@ -32,7 +34,8 @@ FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory
 }
 
 void FrameWriter::write_if_due(const StepStatus& status) {
-  if (!enabled() || status.step % every_ != 0) return;
+  if (!enabled()) return;
+  if (every_time_.enabled() ? !every_time_.take(status.time_s) : status.step % every_ != 0) return;
   if (overlapped_) {
     overlapped_->submit(status);
     return;

@@ -1,5 +1,7 @@
-// Exported frames of a run: the initial frame and every K-th step, written through FrameExporter.
-// Without formats or with K = 0 it writes nothing and creates no directory.
+// Exported frames of a run: the initial frame and every K-th step, or (every_time_s > 0) the first step at or
+// after each multiple of every_time_s simulated seconds (sim/io/time_schedule.h), written through
+// FrameExporter; each file carries its step's time. Without formats, or with neither K nor a time, it writes
+// nothing and creates no directory.
 // Two ways (docs/lessons/6-trajectories.md): serial, where the stepping thread downloads the particles and
 // formats and writes the files itself while the simulation waits; or overlapped (the default), where it
 // only snapshots them and a writer thread writes (sim/io/overlapped_exporter.h).
@@ -15,6 +17,7 @@
 #include "sim/backend/simulation.h"
 #include "sim/io/exporters.h"
 #include "sim/io/overlapped_exporter.h"
+#include "sim/io/time_schedule.h"
 
 namespace surge::app {
 
@@ -26,7 +29,7 @@ struct ExportPipeline {
 class FrameWriter {
  public:
   FrameWriter(Simulation& simulation, std::filesystem::path directory, std::string name,
-              std::vector<ExportFormat> formats, int every, ExportPipeline pipeline);
+              std::vector<ExportFormat> formats, int every, ExportPipeline pipeline, double every_time_s = 0);
   bool enabled() const { return serial_.has_value() || overlapped_ != nullptr; }
   const ExportPipeline& pipeline() const { return pipeline_; }
   void write_if_due(const StepStatus& status);
@@ -46,6 +49,8 @@ class FrameWriter {
   std::string name_;
   bool has_series_ = false;
   int every_ = 0;
+  // Frames every_time_s simulated seconds apart instead (sim/io/time_schedule.h), from the run's first frame.
+  TimeSchedule every_time_;
   ExportPipeline pipeline_;
   std::optional<FrameExporter> serial_;
   std::unique_ptr<OverlappedExporter> overlapped_;

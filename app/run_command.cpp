@@ -3,12 +3,15 @@
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <iostream>
+#include <optional>
 
 #include "app/backend_choice.h"
 #include "app/exit_codes.h"
 #include "app/frame_writer.h"
 #include "app/progress.h"
 #include "app/run_summary.h"
+#include "sim/io/gauge_recorder.h"
+#include "sim/io/time_schedule.h"
 #include "sim/scene/scene.h"
 #if SURGE_HAVE_RENDER
 #include "app/graphics/offscreen_frames.h"
@@ -23,6 +26,7 @@ struct RunPlan {
   std::filesystem::path out_dir;
   std::vector<ExportFormat> formats;
   int every = 0;
+  double every_time_s = 0;  // frames every T simulated seconds instead of every K steps
 };
 
 RunPlan plan_run(const RunOptions& options, const Scene& scene) {
@@ -36,12 +40,20 @@ RunPlan plan_run(const RunOptions& options, const Scene& scene) {
   for (const std::string& name : options.formats.empty() ? scene.formats : options.formats) {
     plan.formats.push_back(parse_export_format(name));
   }
-  plan.every = options.every >= 0 ? options.every : scene.every;
+  // The command line's --every or --every-time replaces whichever of every and every_time the scene gives.
+  if (options.every >= 0) {
+    plan.every = options.every;
+  } else if (options.every_time_s > 0) {
+    plan.every_time_s = options.every_time_s;
+  } else {
+    plan.every = scene.every;
+    plan.every_time_s = as_written(scene.every_time);
+  }
   plan.out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
   // --export on a scene without output.every would silently write nothing.
-  if (!options.formats.empty() && options.every < 0 && scene.every == 0) {
-    std::cerr << "note: --export without --every, and the scene's output.every is 0: no frames will be "
-                 "written\n";
+  if (!options.formats.empty() && plan.every == 0 && plan.every_time_s <= 0) {
+    std::cerr << "note: --export without --every or --every-time, and the scene gives neither output.every "
+                 "nor output.every_time: no frames will be written\n";
   }
   return plan;
 }
@@ -95,9 +107,15 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
                   "Frame formats, comma-separated: vtk, ply (default: the scene's)")
       ->delimiter(',')
       ->check(CLI::IsMember({"vtk", "ply"}));
-  run->add_option("--every", options.every,
-                  "Export a frame every K steps (default: the scene's output.every)")
-      ->check(CLI::NonNegativeNumber);
+  CLI::Option* every = run->add_option("--every", options.every,
+                                       "Export a frame every K steps (default: the scene's output.every)")
+                           ->check(CLI::NonNegativeNumber);
+  run->add_option(
+         "--every-time", options.every_time_s,
+         "Export a frame every T simulated seconds: at the first step at or after each multiple of T "
+         "(default: the scene's output.every_time)")
+      ->check(CLI::PositiveNumber)
+      ->excludes(every);
   CLI::Option* export_sync = run->add_flag(
       "--export-sync", options.export_sync,
       "Write frames on the stepping thread, which waits meanwhile (default: a writer thread writes "
@@ -155,15 +173,23 @@ int run_scene(const RunOptions& options) {
                      std::cerr);
     std::cout << "rendering: " << rendered->description() << '\n' << std::flush;
   }
-  FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline);
+  FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline,
+                     plan.every_time_s);
   auto write_frames = [&](const StepStatus& status) {
     frames.write_if_due(status);
     if (rendered) rendered->write_if_due(status);
   };
 #else
-  FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline);
+  FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline,
+                     plan.every_time_s);
   auto write_frames = [&](const StepStatus& status) { frames.write_if_due(status); };
 #endif
+  // Gauges (sim/io/gauge_recorder.h): a CSV in the output directory unless [gauges] csv says otherwise.
+  std::optional<GaugeRecorder> gauges;
+  if (!scene.gauges.empty()) {
+    const std::filesystem::path csv = scene.gauge_output.csv.empty() ? "gauges.csv" : scene.gauge_output.csv;
+    gauges.emplace(simulation, scene.gauges, scene.gauge_output, plan.out_dir / csv);
+  }
   ProgressReporter progress(std::cerr, progress_style_for_stderr(options.quiet), plan.end,
                             simulation.fluid_count());
 
@@ -177,6 +203,7 @@ int run_scene(const RunOptions& options) {
     if (status.instability != Instability::none) {
       progress.finish(status.step, status.time_s);
       frames.finish();  // the frames before the instability are complete on disk before we say so
+      if (gauges) gauges->finish();  // so are the samples before it
       report_instability(status, frames);
       return kExitUnstable;
     }
@@ -188,10 +215,12 @@ int run_scene(const RunOptions& options) {
                 << std::flush;
     }
     write_frames(status);
+    if (gauges) gauges->sample_if_due(status);
     progress.update(status.step, status.time_s);
   }
   // The run is over when its files are: the wall time includes waiting for the writer to drain.
   frames.finish();
+  if (gauges) gauges->finish();
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.finish(status.step, status.time_s);
 
@@ -221,6 +250,11 @@ int run_scene(const RunOptions& options) {
                                 .export_bus_bytes = export_bus_bytes,
                                 .bus_bytes = bus_bytes,
                                 .figures = simulation.step_figures()});
+  if (gauges) {
+    std::cout << "gauges: " << gauges->rows_written() << " samples of " << scene.gauges.size()
+              << " gauges every " << scene.gauge_output.every_time << " s: " << gauges->path().string()
+              << '\n';
+  }
 #if SURGE_HAVE_RENDER
   if (rendered) {
     rendered->finish();

@@ -21,6 +21,7 @@
 #include "sim/core/transfer_ledger.h"
 #include "sim/index/index_build.h"
 #include "sim/sph/force_pass.h"
+#include "sim/sph/gauge.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -93,6 +94,15 @@ class Simulation {
     return false;
   }
   virtual bool emitter_enabled() const { return false; }
+  // Gauges (sim/sph/gauge.h) of the SPH solvers: set_gauges hands the probes over once (false for a solver
+  // without gauges; std::invalid_argument for a kind the solver cannot measure). sample_gauges, valid after
+  // the first step, computes them where the particles live and waits: only their values cross the bus (the
+  // ledger's "gauge values"), in GaugeProbe::first_value order.
+  virtual bool set_gauges(const std::vector<GaugeProbe>& probes) {
+    (void)probes;
+    return false;
+  }
+  virtual void sample_gauges(std::vector<float>& values) { values.clear(); }
   TransferLedger& ledger() { return ledger_; }
 
   // What make_simulation and switch_execution_mode (sim/backend/simulation_factory.h) published: the walls

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -108,6 +109,27 @@ class SolverSimulation : public Interface {
   bool emitter_enabled() const override {
     if constexpr (requires { solver_.emitter_enabled(); }) return solver_.emitter_enabled();
     return false;
+  }
+  bool set_gauges(const std::vector<GaugeProbe>& probes) override {
+    if constexpr (requires { solver_.set_gauges(probes); }) {
+      // A solver without a physical pressure field (PBF) says so: its scene check names the gauge's line.
+      if constexpr (requires { Solver::kPressureGauges; }) {
+        for (const GaugeProbe& probe : probes)
+          if (!Solver::kPressureGauges && probe.kind == GaugeKind::pressure)
+            throw std::invalid_argument("this solver has no physical pressure: no pressure gauges");
+      }
+      solver_.set_gauges(probes);
+      return true;
+    } else {
+      return false;
+    }
+  }
+  void sample_gauges(std::vector<float>& values) override {
+    if constexpr (requires { solver_.sample_gauges(values); }) {
+      solver_.sample_gauges(values);
+    } else {
+      values.clear();
+    }
   }
   // The last step's figures, their mean and largest value over the steps since reset_timers(), then the
   // figures a solver computes only when asked, then the executor's.

@@ -15,6 +15,9 @@ void read_pbf(const TableReader& pbf, Scene& scene);
 // The WCSPH-only [fluid] keys in a scene of another solver, which would otherwise be ignored silently.
 void reject_wcsph_keys_of_other_solvers(const Scene& scene);
 
+// [[gauge]] and [gauges] of the SPH solvers (read_gauges.cpp), after [domain], [resolution] and [output].
+void read_gauges(const TableReader& top, Scene& scene);
+
 // Granular DEM (read_dem.cpp).
 void read_dem(const TableReader& dem, Scene& scene);
 

@@ -14,6 +14,7 @@
 #include "sim/dem/dem_scene.h"
 #include "sim/nbody/nbody_scene.h"
 #include "sim/sph/fluid_scene_keys.h"
+#include "sim/sph/gauge.h"
 #include "sim/sph/kernels.h"
 #include "sim/sph/solver_parameters.h"
 
@@ -91,6 +92,11 @@ struct Scene : FluidSceneKeys {
   std::string output_dir;            // relative to the working directory
   std::vector<std::string> formats;  // "vtk", "ply"
   int every = 0;                     // steps between exported frames; 0 = no export
+  float every_time = 0;              // simulated seconds between exported frames [s]; 0 = by `every`
+
+  // [[gauge]] and [gauges] (read_gauges.cpp): probes of the SPH solvers, sampled into a CSV.
+  std::vector<GaugeDefinition> gauges;
+  GaugeOutput gauge_output;
 
   // Line of each key as "table.key" (e.g. "resolution.particles"), for errors found after loading.
   std::map<std::string, int> key_lines;
@@ -99,6 +105,10 @@ struct Scene : FluidSceneKeys {
     return it == key_lines.end() ? 0 : it->second;
   }
 };
+
+// A pressure gauge in a scene whose solver (perhaps set by --solver after loading) has no physical pressure
+// (PBF): throws SceneError at the gauge's line.
+void check_gauges_for_solver(const Scene& scene);
 
 // Reads, checks and returns a scene. Throws SceneError naming file, line, key and what was expected.
 Scene load_scene(const std::filesystem::path& file);

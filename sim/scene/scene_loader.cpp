@@ -105,7 +105,7 @@ void read_time(const TableReader& time, Scene& scene) {
 }
 
 void read_output(const TableReader& output, Scene& scene) {
-  static constexpr std::array<std::string_view, 3> kKeys = {"dir", "formats", "every"};
+  static constexpr std::array<std::string_view, 4> kKeys = {"dir", "formats", "every", "every_time"};
   output.reject_unknown_keys(kKeys);
   scene.output_dir = "out/" + scene.name;
   if (auto dir = output.string("dir")) {
@@ -113,7 +113,15 @@ void read_output(const TableReader& output, Scene& scene) {
     scene.output_dir = *dir;
   }
   if (auto formats = output.distinct_names("formats", kFormats)) scene.formats = *formats;
+  if (output.has("every") && output.has("every_time")) {
+    const bool time_later = output.line_of("every_time") > output.line_of("every");
+    output.fail(time_later ? "every_time" : "every",
+                "give exactly one of 'every' (steps between frames) and 'every_time' (simulated seconds "
+                "between frames), not both");
+  }
   if (auto every = output.integer("every", kEvery)) scene.every = static_cast<int>(*every);
+  if (auto every_time = output.number("every_time", "s", ValueRange::above(0)))
+    scene.every_time = *every_time;
 }
 
 // [dfsph] and [pbf] may stand in any SPH scene: they apply when that solver runs, from the scene or from
@@ -141,9 +149,9 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   Scene scene;
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
-  static constexpr std::array<std::string_view, 12> kTopKeys = {"name",  "solver", "domain", "resolution",
-                                                                "fluid", "nbody",  "time",   "output",
-                                                                "dfsph", "pbf",    "dem",    "emitter"};
+  static constexpr std::array<std::string_view, 14> kTopKeys = {
+      "name",   "solver", "domain", "resolution", "fluid",   "nbody", "time",
+      "output", "dfsph",  "pbf",    "dem",        "emitter", "gauge", "gauges"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
   // Each solver has its own tables; one of another solver's is a mistake, not something to ignore.
@@ -180,6 +188,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   read_pbf(top.table("pbf", false), scene);
   reject_sph_tables_in_nbody_scene(top, scene);
   reject_wcsph_keys_of_other_solvers(scene);
+  read_gauges(top, scene);
   return scene;
 }
 

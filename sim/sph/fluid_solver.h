@@ -12,6 +12,7 @@
 #include "sim/core/stage_times.h"
 #include "sim/sph/fluid_parameter_specs.h"
 #include "sim/sph/fluid_state.h"
+#include "sim/sph/gauges.h"
 #include "sim/sph/kernels.h"
 #include "sim/sph/solver_parameter_specs.h"
 
@@ -62,6 +63,40 @@ class FluidSolver {
   void set_emitter_enabled(bool enabled) { fluid_.schedule.enabled = enabled; }
   bool emitter_enabled() const { return has_emitter() && fluid_.schedule.enabled; }
 
+  // Gauges (sim/sph/gauges.h): the probes go to the executor's side once; sample_gauges then computes every
+  // gauge where the particles are, one thread a gauge, and copies only the values to the host (on the GPU
+  // the ledger records them as "gauge values"). Valid after the first step, which builds the cell index.
+  void set_gauges(const std::vector<GaugeProbe>& probes) {
+    gauge_count_ = std::uint32_t(probes.size());
+    gauge_values_count_ = gauge_value_total(probes);
+    if (gauge_count_ == 0) return;
+    fluid_.exec.upload(gauge_probes_, probes, "gauge probes");
+    fluid_.exec.allocate(gauge_values_, gauge_values_count_);
+  }
+  void sample_gauges(std::vector<float>& values) {
+    if (gauge_count_ == 0) {
+      values.clear();
+      return;
+    }
+    with_scene_kernel([&](const auto& kernel) { sample_gauges(kernel); });
+    fluid_.exec.download(values, gauge_values_, gauge_values_count_, "gauge values");
+  }
+  template <typename Kernel>
+  void sample_gauges(const Kernel& kernel) {
+    const SphParameters p = fluid_.params;
+    const GridGeometry grid = fluid_.grid;
+    GaugeFields fields{fluid_.fluid_view(), fluid_.velocity.data(), fluid_.density.data(),
+                       fluid_.pressure.data()};
+    fields.fluid.list_start = nullptr;  // the gauge points are not particles: through the cells
+    fields.fluid.list = nullptr;
+    fields.fluid.list_gradient = nullptr;
+    const GaugeProbe* probes = gauge_probes_.data();
+    float* values = gauge_values_.data();
+    fluid_.exec.for_each(gauge_count_, [=] SURGE_LAMBDA(std::uint32_t g) {
+      sample_gauge(kernel, p, grid, fields, probes[g], values);
+    });
+  }
+
  protected:
   // Runs `step(kernel)` with the scene's smoothing kernel (sim/sph/kernels.h).
   template <typename Step>
@@ -74,6 +109,9 @@ class FluidSolver {
 
   FluidState<Exec> fluid_;
   std::size_t static_count_;
+  typename Exec::template Buffer<GaugeProbe> gauge_probes_;
+  typename Exec::template Buffer<float> gauge_values_;
+  std::uint32_t gauge_count_ = 0, gauge_values_count_ = 0;
 };
 
 // The parameters of the incompressible solvers (DFSPH, PBF): the fluid keys the solver uses (the weakly

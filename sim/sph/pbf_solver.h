@@ -23,6 +23,9 @@ class PbfSolver : public FluidSolver<Exec> {
   template <typename T>
   using Buffer = typename Exec::template Buffer<T>;
 
+  // Its pressure is the position corrections read as an impulse, for colouring: no pressure gauges.
+  static constexpr bool kPressureGauges = false;
+
   PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf)
       : FluidSolver<Exec>(exec, setup), pbf_(pbf) {
     const std::uint32_t n = fluid_.capacity;

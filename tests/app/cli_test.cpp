@@ -917,3 +917,99 @@ TEST_F(Cli, NbodyParticlesCannotResizeATwoBodyScene) {
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_TRUE(contains(r.err, "--particles cannot apply"));
 }
+
+// ---- Gauges and frames every simulated-time interval
+
+// kTinyScene with a pressure gauge on the floor, a level gauge and a velocity gauge, sampled every 1 ms.
+const std::string kGaugeTables = R"(
+[gauges]
+every_time = 0.001
+filter_time = 0.002
+
+[[gauge]]
+name = "floor_p"
+type = "pressure"
+position = [0.03, 0.05, 0.0]
+
+[[gauge]]
+name = "depth"
+type = "level"
+x = 0.03
+y = 0.05
+z0 = 0.0
+z1 = 0.2
+
+[[gauge]]
+name = "u"
+type = "velocity"
+position = [0.03, 0.05, 0.05]
+)";
+
+std::vector<std::vector<std::string>> read_csv(const fs::path& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::istringstream lines(read_text_file(path));
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    std::string cell;
+    while (std::getline(fields, cell, ',')) cells.push_back(cell);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+TEST_F(Cli, RunWithGaugesWritesTheirCsv) {
+  write("gauged.toml", kTinyScene + kGaugeTables);
+  const Result r = surge({"run", "gauged.toml", "--backend", "cpu", "--time", "0.01", "--out", "run"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "gauges: 10 samples of 3 gauges every 0.001 s: run/gauges.csv"));
+  EXPECT_FALSE(fs::exists(dir_ / "run" / "gauges.csv.tmp"));
+  const auto rows = read_csv(dir_ / "run" / "gauges.csv");
+  ASSERT_EQ(rows.size(), 11u);  // the header and a sample at each of 1, 2, ..., 10 ms
+  const std::vector<std::string> header = {"time_s",         "floor_p", "floor_p_filtered", "depth",
+                                           "depth_filtered", "u_x",     "u_x_filtered",     "u_y",
+                                           "u_y_filtered",   "u_z",     "u_z_filtered"};
+  EXPECT_EQ(rows[0], header);
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    ASSERT_EQ(rows[k].size(), header.size()) << "row " << k;
+    const double t = std::stod(rows[k][0]);
+    EXPECT_GE(t, 0.001 * double(k) - 1e-12) << "row " << k;
+    EXPECT_LT(t, 0.001 * double(k) + 1e-3) << "row " << k;  // within one step (dt <= dt_max = 1 ms)
+  }
+}
+
+TEST_F(Cli, BadGaugeIsRejectedBeforeAnythingIsWritten) {
+  const std::string scene = replace_line(kTinyScene + kGaugeTables, "type = \"level\"", "type = \"levle\"");
+  expect_rejected(scene, line_of(scene, "levle"), "gauge[1].type");
+}
+
+TEST_F(Cli, PressureGaugeUnderPbfIsRejected) {
+  write("bad.toml", kTinyScene + kGaugeTables);
+  const Result r = surge({"run", "bad.toml", "--backend", "cpu", "--solver", "pbf", "--out", "run"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(
+      r.err, "bad.toml:" + std::to_string(line_of(kTinyScene + kGaugeTables, "type = \"pressure\"")) +
+                 ": key 'gauge[0].type'"));
+  EXPECT_FALSE(fs::exists(dir_ / "run"));
+}
+
+TEST_F(Cli, EveryTimeFramesLandAtTheirTimes) {
+  write("tiny.toml", kTinyScene);
+  const Result ok = surge({"run", "tiny.toml", "--backend", "cpu", "--time", "0.01", "--every-time", "0.0025",
+                           "--out", "frames"});
+  ASSERT_EQ(ok.exit_code, 0) << ok.err;
+  // The .pvd lists each frame with its time: t = 0 and the first step at or after 2.5, 5, 7.5, 10 ms.
+  const std::string series = read_text_file(dir_ / "frames" / "tiny.pvd");
+  std::vector<double> times;
+  for (std::size_t at = series.find("timestep=\""); at != std::string::npos;
+       at = series.find("timestep=\"", at + 1))
+    times.push_back(std::stod(series.substr(at + 10)));
+  ASSERT_EQ(times.size(), 5u) << series;
+  EXPECT_EQ(times[0], 0.0);
+  for (std::size_t k = 1; k < times.size(); ++k) {
+    EXPECT_GE(times[k], 0.0025 * double(k) - 1e-12) << k;
+    EXPECT_LT(times[k], 0.0025 * double(k) + 1e-3) << k;
+  }
+  EXPECT_NE(surge({"run", "tiny.toml", "--every", "2", "--every-time", "0.1"}).exit_code, 0);
+}

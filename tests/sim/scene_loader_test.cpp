@@ -265,7 +265,7 @@ TEST(SceneErrors, UnknownKeySuggestsTheClosest) {
 
 TEST(SceneErrors, UnknownKeyWithoutNearMatchListsTheKnownOnes) {
   EXPECT_TRUE(fails_with(kMinimal + "[output]\ncompression = 9\n", 11, "output.compression",
-                         "unknown key (known: dir, formats, every)"));
+                         "unknown key (known: dir, formats, every, every_time)"));
 }
 
 TEST(SceneErrors, UnknownTable) {

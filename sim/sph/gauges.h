@@ -1,0 +1,139 @@
+// The gauges' sums (gauge.h), written once for both executors: FluidSolver::sample_gauges runs
+// sample_gauge for each gauge, one thread a gauge, where the particles live, and only the values leave.
+//
+//   pressure   p(x) = sum_j V_j W(x - x_j) [p_j + rho_j g . (x - x_j)] / sum_j V_j W(x - x_j),  V_j = m /
+//   rho_j
+//              A Shepard (kernel-corrected) average over the fluid neighbours, so a gauge on a wall, where
+//              half the support is empty, still reads a pressure and not half of one; each neighbour's
+//              pressure is carried hydrostatically to the gauge point, as the solvers carry it to their wall
+//              particles (Adami et al. 2012, eq. 27), so a floor gauge reads the floor's pressure rather than
+//              that of the particles' mean height above it.
+//   velocity   u(x) = sum_j V_j W(x - x_j) v_j / sum_j V_j W(x - x_j)
+//   level      on the vertical line (x, y, z0..z1), the highest z where the kernel-interpolated density ratio
+//              phi(z) = sum_j m W(x - x_j) / rho0 exceeds 0.5 (1 inside the fluid, about 0.5 at a free
+//              surface, as DualSPHysics' level gauges take it); scanned down from z1 in steps of a quarter
+//              spacing and interpolated linearly between the two samples either side of 0.5; z0 when the
+//              line is dry, z1 when it is submerged.
+//
+// Where no fluid particle is within the support, pressure and velocity read 0 (a dry gauge).
+//
+// The gauges read the particles as the last step left them: positions and velocities at the step's end,
+// density and pressure as that step computed them (at its start), through the cell index of that step.
+// Particles have moved since the index was built (up to a skin in the hybrid-overlap mode), so the cells
+// visited reach one cell beyond the support.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/core/hd.h"
+#include "sim/core/vec.h"
+#include "sim/index/neighbor_loop.h"
+#include "sim/sph/gauge.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge {
+
+// What a gauge reads of the fluid: positions through the cell index (no neighbour lists), velocities,
+// densities and pressures in the same order.
+struct GaugeFields {
+  CellIndexView fluid;
+  const Vec4f* velocity = nullptr;
+  const float* density = nullptr;
+  const float* pressure = nullptr;
+};
+
+// visit(j, r2) for every particle j of `index` with |x - x_j|^2 < support2, looking `ring` cells beyond x's
+// cell in each direction (for_each_neighbor looks one).
+template <typename Visit>
+SURGE_HD void for_each_particle_near(const GridGeometry& grid, const CellIndexView& index, Vec3f x, int ring,
+                                     float support2, Visit&& visit) {
+  const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
+  const int x_first = cx - ring > 0 ? cx - ring : 0;
+  const int x_last = cx + ring < grid.nx ? cx + ring : grid.nx - 1;
+  for (int z = cz - ring; z <= cz + ring; ++z) {
+    if (z < 0 || z >= grid.nz) continue;
+    for (int y = cy - ring; y <= cy + ring; ++y) {
+      if (y < 0 || y >= grid.ny) continue;
+      const std::uint32_t begin = index.cell_start[grid.key(x_first, y, z)];
+      const std::uint32_t end = index.cell_start[grid.key(x_last, y, z) + 1];
+      for (std::uint32_t k = begin; k < end; ++k) {
+        const std::uint32_t j = index.sorted_order == nullptr ? k : index.sorted_order[k];
+        const Vec4f p = index.positions[j];
+        const Vec3f r{x.x - p.x, x.y - p.y, x.z - p.z};
+        const float r2 = length_squared(r);
+        if (r2 < support2) visit(j, r, r2);
+      }
+    }
+  }
+}
+
+// Cells beyond the gauge point's own: one support, plus one cell for the particles' drift since the index.
+SURGE_HD int gauge_ring(const GridGeometry& grid, float support) {
+  return int(ceilf(support * grid.inv_cell_size - 1e-4f)) + 1;
+}
+
+// phi(x) = sum_j m W(x - x_j) / rho0: the level gauge's fluid fraction.
+template <typename Kernel>
+SURGE_HD float fluid_fraction(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
+                              const GaugeFields& fields, Vec3f x, int ring) {
+  float sum = 0.0f;
+  for_each_particle_near(grid, fields.fluid, x, ring, p.support * p.support,
+                         [&](std::uint32_t, Vec3f, float r2) { sum += kernel.value(sqrtf(r2)); });
+  return sum * p.particle_mass / p.rest_density;
+}
+
+// The highest z on (x, y, z0..z1) with phi(z) > 0.5 (header comment).
+template <typename Kernel>
+SURGE_HD float water_level(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
+                           const GaugeFields& fields, Vec3f bottom, float z_top, int ring) {
+  const float dz = 0.25f * p.spacing;
+  float z_above = z_top;
+  float phi_above = fluid_fraction(kernel, p, grid, fields, Vec3f{bottom.x, bottom.y, z_top}, ring);
+  if (phi_above > 0.5f) return z_top;
+  while (z_above > bottom.z) {
+    const float z = z_above - dz > bottom.z ? z_above - dz : bottom.z;
+    const float phi = fluid_fraction(kernel, p, grid, fields, Vec3f{bottom.x, bottom.y, z}, ring);
+    if (phi > 0.5f) return z + (z_above - z) * (phi - 0.5f) / (phi - phi_above);
+    z_above = z;
+    phi_above = phi;
+  }
+  return bottom.z;
+}
+
+// Writes the gauge's gauge_value_count(kind) values at values[probe.first_value...].
+template <typename Kernel>
+SURGE_HD void sample_gauge(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
+                           const GaugeFields& fields, const GaugeProbe& probe, float* values /* out */) {
+  const int ring = gauge_ring(grid, p.support);
+  float* out = values + probe.first_value;
+  if (probe.kind == GaugeKind::level) {
+    out[0] = water_level(kernel, p, grid, fields, probe.point, probe.z_top, ring);
+    return;
+  }
+  // Shepard sums: the weights V_j W_j, and the weighted pressure or velocity.
+  const Vec3f x = probe.point;
+  float weight = 0.0f, pressure = 0.0f;
+  Vec3f velocity{};
+  for_each_particle_near(grid, fields.fluid, x, ring, p.support * p.support,
+                         [&](std::uint32_t j, Vec3f r, float r2) {
+                           const float rho_j = fields.density[j] > 0.0f ? fields.density[j] : p.rest_density;
+                           const float w = p.particle_mass / rho_j * kernel.value(sqrtf(r2));
+                           weight += w;
+                           if (probe.kind == GaugeKind::pressure) {
+                             // r = x - x_j: the hydrostatic carry p_j + rho_j g . (x - x_j).
+                             pressure += w * (fields.pressure[j] + rho_j * dot(p.gravity, r));
+                           } else {
+                             velocity = velocity + w * xyz(fields.velocity[j]);
+                           }
+                         });
+  const float inverse = weight > 0.0f ? 1.0f / weight : 0.0f;
+  if (probe.kind == GaugeKind::pressure) {
+    out[0] = pressure * inverse;
+  } else {
+    out[0] = velocity.x * inverse;
+    out[1] = velocity.y * inverse;
+    out[2] = velocity.z * inverse;
+  }
+}
+
+}  // namespace surge

@@ -10,6 +10,8 @@ namespace surge {
 void read_resolution(const TableReader& resolution, Scene& scene);
 void read_fluid(const TableReader& fluid, Scene& scene);
 void read_emitters(const TableReader& top, Scene& scene);
+// [[solid]] obstacles of the SPH solvers (read_solids.cpp), after [domain] and [resolution].
+void read_solids(const TableReader& top, Scene& scene);
 void read_dfsph(const TableReader& dfsph, Scene& scene);
 void read_pbf(const TableReader& pbf, Scene& scene);
 // The WCSPH-only [fluid] keys in a scene of another solver, which would otherwise be ignored silently.

@@ -5,6 +5,7 @@
 #include <array>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "sim/core/solver_kind.h"
 #include "sim/core/vec.h"
 #include "sim/dem/dem_scene.h"
+#include "sim/geometry/solid.h"
 #include "sim/nbody/nbody_scene.h"
 #include "sim/sph/fluid_scene_keys.h"
 #include "sim/sph/gauge.h"
@@ -58,6 +60,16 @@ struct EmitterSettings {
   int line = 0;            // line of the table in the scene file
 };
 
+// [[solid]]: a fixed obstacle in the fluid (sim/geometry), placed in the world. Setup leaves the fluid out of
+// its volume and samples its surface into boundary particles, on the fluid's lattice, like the walls.
+struct SolidSettings {
+  std::string shape;                   // "box", "sphere", "cylinder" or "mesh", as the file names it
+  std::filesystem::path mesh_file;     // a mesh's file, resolved against the scene file's folder
+  std::shared_ptr<const Solid> solid;  // shared: a Scene is copied (the viewer restarts from it)
+  int layers = 0;                      // boundary particle layers behind its surface
+  int line = 0;                        // line of the table in the scene file
+};
+
 // Faces of the domain box, in the order of Scene::walls.
 enum class Face { x_min, x_max, y_min, y_max, z_min, z_max };
 inline constexpr std::array<const char*, 6> kFaceNames = {"x-", "x+", "y-", "y+", "z-", "z+"};
@@ -73,9 +85,10 @@ struct Scene : FluidSceneKeys {
   std::array<bool, 6> walls{};       // faces lined with boundary particles, indexed by Face
   int wall_layers = 2;               // boundary particle layers per wall
 
-  // [[fluid.block]] and [[emitter]]
+  // [[fluid.block]], [[emitter]] and [[solid]]
   std::vector<FluidBlock> blocks;
   std::vector<EmitterSettings> emitters;  // [[emitter]]: none or one
+  std::vector<SolidSettings> solids;
 
   // [dfsph], [pbf]: settings of the incompressible solvers; a table for another solver than the scene's is an
   // error.

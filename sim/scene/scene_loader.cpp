@@ -149,9 +149,9 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   Scene scene;
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
-  static constexpr std::array<std::string_view, 14> kTopKeys = {
-      "name",   "solver", "domain", "resolution", "fluid",   "nbody", "time",
-      "output", "dfsph",  "pbf",    "dem",        "emitter", "gauge", "gauges"};
+  static constexpr std::array<std::string_view, 15> kTopKeys = {
+      "name",  "solver", "domain", "resolution", "fluid", "nbody",  "time", "output",
+      "dfsph", "pbf",    "dem",    "emitter",    "gauge", "gauges", "solid"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
   // Each solver has its own tables; one of another solver's is a mistake, not something to ignore.
@@ -182,6 +182,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
     read_fluid(top.table("fluid", false), scene);
   }
   read_emitters(top, scene);
+  read_solids(top, scene);
   read_time(top.table("time", false), scene);
   read_output(top.table("output", false), scene);
   read_dfsph(top.table("dfsph", false), scene);

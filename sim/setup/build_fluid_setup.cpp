@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "sim/geometry/solid_lattice.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
@@ -17,6 +18,19 @@
 namespace surge {
 
 namespace {
+
+// Whether a lattice site lies in a solid ([[solid]]), where there is no fluid: those sites are the solid's
+// boundary particles or its interior. The bounds test first keeps meshes off most of the lattice.
+bool in_a_solid(const Scene& scene, Vec3f site) {
+  for (const SolidSettings& solid : scene.solids) {
+    const Aabb bounds = solid.solid->bounds();
+    if (site.x < bounds.min.x || site.y < bounds.min.y || site.z < bounds.min.z || site.x > bounds.max.x ||
+        site.y > bounds.max.y || site.z > bounds.max.z)
+      continue;
+    if (fluid_site_blocked(*solid.solid, site, 0.0)) return true;
+  }
+  return false;
+}
 
 bool block_contains(const FluidBlock& block, Vec3f p) {
   if (block.shape == FluidBlock::Shape::sphere)
@@ -39,7 +53,7 @@ void for_each_fluid_site(const Scene& scene, double spacing,
                          float(scene.domain_min.z + (k + 0.5) * spacing)};
         for (const FluidBlock& block : scene.blocks)
           if (block_contains(block, site)) {
-            visit(site, block);
+            if (!in_a_solid(scene, site)) visit(site, block);
             break;
           }
       }
@@ -121,8 +135,8 @@ double lattice_mass(const Kernel& kernel, double rest_density, double spacing) {
   return rest_density / sum;
 }
 
-// sum_k W(x_b - x_k) over the sites of the rest lattice inside the domain: the fluid a wall particle
-// bounds when the tank is full.
+// sum_k W(x_b - x_k) over the sites of the rest lattice inside the domain and outside the solids: the fluid
+// a wall or solid particle bounds when the tank is full.
 template <typename Kernel>
 float rest_lattice_sum(const Scene& scene, double spacing, const Kernel& kernel, Vec3f x_b) {
   const Vec3f extent = scene.domain_max - scene.domain_min;
@@ -140,6 +154,7 @@ float rest_lattice_sum(const Scene& scene, double spacing, const Kernel& kernel,
       for (long i = first[0]; i <= last[0]; ++i) {
         const Vec3f site{float(lo[0] + (i + 0.5) * spacing), float(lo[1] + (j + 0.5) * spacing),
                          float(lo[2] + (k + 0.5) * spacing)};
+        if (!scene.solids.empty() && in_a_solid(scene, site)) continue;
         sum += kernel.value(std::sqrt(length_squared(site - x_b)));
       }
   return sum;
@@ -262,7 +277,31 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
   // the hydrostatic test). Summing over the wall and the fluid lattice at rest beside it gives every
   // wall particle the volume of the fluid it stands for, while corners and edges keep Akinci's
   // correction for their sparser neighbourhoods.
+  //
+  // Solids are sampled on the fluid's lattice too, `layers` deep behind their surface (as DualSPHysics'
+  // GenCase draws obstacles on the case's one grid), so the first fluid site is one spacing from the last
+  // solid site and the surface is resolved to half a spacing. Their sites outside the domain are the
+  // walls' already.
   std::vector<Vec4f> walls = place_wall_particles(scene, spacing);
+  const Vec3d lattice_origin{scene.domain_min.x + 0.5 * spacing, scene.domain_min.y + 0.5 * spacing,
+                             scene.domain_min.z + 0.5 * spacing};
+  for (std::size_t k = 0; k < scene.solids.size(); ++k) {
+    const SolidSettings& solid = scene.solids[k];
+    std::size_t kept = 0;
+    for (Vec3f site : sample_solid_lattice(*solid.solid, spacing, solid.layers, lattice_origin)) {
+      if (site.x < scene.domain_min.x || site.y < scene.domain_min.y || site.z < scene.domain_min.z ||
+          site.x > scene.domain_max.x || site.y > scene.domain_max.y || site.z > scene.domain_max.z)
+        continue;
+      walls.push_back(make_vec4(site, 0.0f));
+      ++kept;
+    }
+    if (kept == 0)
+      throw SceneError(scene.path, solid.line, "solid[" + std::to_string(k) + "]",
+                       "the solid holds no site of the particle lattice at a spacing of " +
+                           std::to_string(spacing) +
+                           " m: expected a solid at least one spacing thick, or a "
+                           "smaller spacing");
+  }
   CpuCellIndex wall_index;
   wall_index.build(grid, walls);
   setup.boundary.resize(walls.size());

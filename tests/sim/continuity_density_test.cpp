@@ -310,11 +310,11 @@ TEST(ContinuityDensity, DamBreakWallPressureIsQuietWithDiffusion) {
       "delta = 0 (noise %.1f Pa); noise ratio %.1f\n",
       from_s, to_s, mean(with.pressure), noise_with, mean(without.pressure), noise_without,
       noise_without / noise_with);
-  // Measured at 1500 particles: 3.9 (5.0 with a window of 2 steps, 3.1 with 16). Below the tank's factor: at
+  // Measured at 1500 particles: 3.7-3.9 (5.0 with a window of 2 steps, 3.1 with 16). Below the tank's factor: at
   // 7 particles across the probe's support the Shepard average also samples particles sliding past it, a
   // noise of the flow that diffusion does not remove. 3 holds with margin; no diffusion at all gives 1.
   EXPECT_GT(noise_without, 3.0 * noise_with);
-  // The diffusion removes noise, not load: the mean impact pressure moves by 2.6 % (measured). 10 % allows
+  // The diffusion removes noise, not load: the mean impact pressure moves by 2.6-4 % (measured). 10 % allows
   // for the runs parting ways in the splash, while a term that bled pressure would move it by more.
   EXPECT_NEAR(mean(with.pressure) / mean(without.pressure), 1.0, 0.1);
 }

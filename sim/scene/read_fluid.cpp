@@ -163,6 +163,10 @@ void read_resolution(const TableReader& resolution, Scene& scene) {
 void read_fluid(const TableReader& fluid, Scene& scene) {
   fluid.reject_unknown_keys(keys_of(fluid_parameter_specs(), {"block"}));
   read_parameters(fluid, fluid_parameter_specs(), scene);
+  // Summation density has no diffusion term: a delta there would be silently ignored.
+  if (fluid.has("density_diffusion") && !scene.continuity_density)
+    fluid.fail("density_diffusion",
+               "applies with continuity_density = true only (summation density has no diffusion term)");
 
   fluid.for_each_table("block", "the fluid to simulate",
                        [&](const TableReader& block) { scene.blocks.push_back(read_block(block, scene)); });

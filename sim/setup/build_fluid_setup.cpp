@@ -14,6 +14,7 @@
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
 #include "sim/sph/sph_setup.h"
+#include "sim/sph/wcsph_physics.h"
 
 namespace surge {
 
@@ -223,6 +224,8 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
   p.tait_exponent = scene.tait_exponent;
   p.viscosity_alpha = scene.viscosity_alpha;
   p.xsph_epsilon = scene.xsph_epsilon;
+  p.continuity_density = scene.continuity_density;
+  p.density_diffusion = scene.density_diffusion;
   p.gravity = scene.gravity;
   p.cfl = scene.cfl;
   p.dt_max = scene.dt_max;
@@ -253,6 +256,25 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
     p.speed_of_sound = 10.0f * std::max(v_max, 1.0f);  // 1 m/s floor: a scene at rest still needs a stiffness
   }
   p.tait_stiffness = p.rest_density * p.speed_of_sound * p.speed_of_sound / p.tait_exponent;
+
+  // Continuity density is a state the run carries: it starts hydrostatic, each particle at the density of
+  // its depth below the top of its block along gravity (a box block: the water at rest in it). A sphere is a
+  // drop in free fall, with no pressure inside, and starts at rest density; so does fluid given in a frame.
+  if (p.continuity_density) {
+    const float g = std::sqrt(length_squared(scene.gravity));
+    const Vec3f up = g > 0.0f ? (-1.0f / g) * scene.gravity : Vec3f{0, 0, 1};
+    std::size_t i = 0;
+    for_each_fluid_site(scene, spacing, [&](Vec3f site, const FluidBlock& block) {
+      if (block.shape == FluidBlock::Shape::box) {
+        float top = -1e30f;
+        for (float cx : {block.min.x, block.max.x})
+          for (float cy : {block.min.y, block.max.y})
+            for (float cz : {block.min.z, block.max.z}) top = std::max(top, dot(up, Vec3f{cx, cy, cz}));
+        fluid.density[i] = hydrostatic_density(p, top - dot(up, site));
+      }
+      ++i;
+    });
+  }
 
   // Grid: cells of one support, covering the domain, the wall layers and one support of margin.
   const float margin = float((scene.wall_layers + 1) * spacing) + p.support;

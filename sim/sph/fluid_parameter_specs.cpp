@@ -33,8 +33,9 @@ constexpr std::array kResolution = {
         .default_note = "—"},
     FluidParameterSpec{.key = "support_ratio",
                        .member = &FluidSceneKeys::support_ratio,
-                       .range = ValueRange::closed(1.5, 3.0),
-                       .description = "kernel support radius / spacing"},
+                       .range = ValueRange::closed(1.5, 4.0),
+                       .description = "kernel support radius / spacing; 4 with `wendland_c2` is the "
+                                      "engineering standard (h = 2 spacings, DualSPHysics)"},
 };
 
 // WCSPH's adaptive time step (wcsph_physics.h, adaptive_time_step) reads c0, alpha, cfl and dt_max at every
@@ -88,6 +89,28 @@ constexpr std::array kFluid = {
                        .only_for = kWcsph,
                        .live_for = kWcsph,
                        .runtime_member = &SphParameters::xsph_epsilon},
+    // The density mode decides what the particles carry from step to step (a density of their own or none),
+    // so it applies on restart; delta only weighs a term of the density rate and is live.
+    FluidParameterSpec{
+        .key = "continuity_density",
+        .member = &FluidSceneKeys::continuity_density,
+        .description = "wcsph only: true integrates the density from the continuity equation with δ-SPH "
+                       "diffusion (`density_diffusion`), starting hydrostatic; false sums it from the "
+                       "neighbours. Continuity gives a smooth wall pressure and one neighbour pass a step",
+        .only_for = kWcsph,
+        .runtime_member = &SphParameters::continuity_density},
+    FluidParameterSpec{
+        .key = "density_diffusion",
+        .member = &FluidSceneKeys::density_diffusion,
+        .range = ValueRange::closed(0, 1),
+        .description = "wcsph with `continuity_density` only: δ of the δ-SPH term δ h c₀ Σ ψ·∇W V "
+                       "(Molteni & Colagrossi 2009, hydrostatic correction of Fourtakas et al. 2019); 0 = "
+                       "off. 0.1 as DualSPHysics",
+        .allowed_note = "; `continuity_density` only",
+        .only_for = kWcsph,
+        .live_for = kWcsph,
+        .runtime_member = &SphParameters::density_diffusion,
+        .available = [](const SphParameters& p) { return p.continuity_density; }},
     FluidParameterSpec{.key = "gravity",
                        .member = &FluidSceneKeys::gravity,
                        .unit = "m/s^2",

@@ -21,9 +21,11 @@ using FluidParameterSpec = ParameterSpec<FluidSceneKeys, SphParameters>;
 inline constexpr std::string_view kWcsphRestartReason =
     "the time step is chosen anew every step from c0, α, the largest acceleration and `cfl`, so all of these "
     "may "
-    "change; a new c0 re-derives the Tait stiffness B = ρ0 c0² / γ. Spacing, kernel, support, rest density, "
+    "change; a new c0 re-derives the Tait stiffness B = ρ0 c0² / γ, and δ weighs a term of the continuity "
+    "density's rate. Spacing, kernel, support, rest density, "
     "mass "
-    "and γ define the particles or the equation of state they were placed for.";
+    "and γ define the particles or the equation of state they were placed for; the density mode decides "
+    "whether they carry a density.";
 
 std::span<const FluidParameterSpec> resolution_parameter_specs();
 std::span<const FluidParameterSpec> fluid_parameter_specs();

@@ -21,6 +21,8 @@ struct FluidSceneKeys {
   float tait_exponent = 7.0f;         // gamma in p = B((rho/rho0)^gamma - 1) (dimensionless)
   float viscosity_alpha = 0.02f;      // Monaghan artificial viscosity alpha (dimensionless)
   float xsph_epsilon = 0.0f;          // XSPH velocity smoothing epsilon (dimensionless)
+  bool continuity_density = false;    // WCSPH density from the continuity equation instead of summation
+  float density_diffusion = 0.1f;     // delta-SPH delta with continuity_density (dimensionless)
   Vec3f gravity{0.0f, 0.0f, -9.81f};  // [m/s^2]
   // [time]
   float end_time = 1.0f;  // simulated time of a run [s]

@@ -35,6 +35,10 @@ struct SphParameters {
   float tait_stiffness = 0;          // B = rho0 c0^2 / gamma [Pa]
   float viscosity_alpha = 0;         // Monaghan alpha (dimensionless)
   float xsph_epsilon = 0;            // (dimensionless)
+  // WCSPH's density: false = summation (Akinci et al. 2012, eq. 5); true = the continuity equation, with
+  // delta-SPH density diffusion of strength density_diffusion (wcsph_physics.h).
+  bool continuity_density = false;
+  float density_diffusion = 0.1f;  // delta (dimensionless); read only with continuity_density
   Vec3f gravity{};                   // [m/s^2]
   float cfl = 0.25f;                 // (dimensionless)
   float dt_max = 1e-3f;              // [s]

@@ -4,11 +4,15 @@
 //   emit                   a layer from the nozzle when one is due (sim/sph/emitter.h)
 //   sort by cell           neighbours of the current positions
 //   density, pressure      summation density (Akinci et al. 2012, eq. 5); Tait equation of state (Becker &
-//                          Teschner 2007, eq. 6)
+//                          Teschner 2007, eq. 6). With continuity density the particles carry their density
+//                          (sorted with them) and this stage is the equation of state alone
 //   accelerations          pressure gradient, artificial viscosity (Monaghan 1992), XSPH, walls, gravity and
-//                          the stirring hand; the largest |a| and |v| into the step state as the pass runs
+//                          the stirring hand; the largest |a| and |v| into the step state as the pass runs.
+//                          With continuity density the same visit sums D rho/Dt with delta-SPH diffusion, so a
+//                          step visits each neighbourhood once instead of twice
 //   time step              Courant, force and viscous conditions, chosen where the state lives (exec.single)
-//   integrate              symplectic Euler, the nozzle's guide, the domain check
+//   integrate              symplectic Euler; with continuity density the Verlet scheme of DualSPHysics in v
+//                          and rho (wcsph_physics.h, integrate_verlet); the nozzle's guide, the domain check
 //   advance the clock
 //
 // The step's bookkeeping (WcsphStepState: clock, time step, maxima, instability, the emitter's counters)
@@ -156,10 +160,22 @@ class WcsphSolver : public FluidSolver<Exec> {
   static constexpr bool kStatusOnDevice = Exec::kOnDevice;
 
   WcsphSolver(Exec& exec, const SphSetup& setup, ForcePass force_pass = ForcePass::single)
-      : FluidSolver<Exec>(exec, setup), force_pass_(force_pass) {
-    fluid_.neighbor_lists = false;  // two visits a neighbourhood a step: the cells serve them
+      : FluidSolver<Exec>(exec, setup),
+        force_pass_(force_pass),
+        continuity_(setup.params.continuity_density) {
+    fluid_.neighbor_lists = false;  // one or two visits a neighbourhood a step: the cells serve them
     const std::uint32_t capacity = fluid_.capacity;
     exec.allocate(acceleration_, capacity);
+    if (continuity_) {
+      // The density is state now: the setup's (hydrostatic, or a frame's), moved with the particles.
+      exec.upload(fluid_.density, setup.fluid.density, capacity, "initial fluid density");
+      exec.allocate(density_rate_, capacity);
+      exec.allocate(fluid_.float_scratch, capacity);
+      // The Verlet scheme's previous step: none yet (zero density), so the first step is an Euler step. The
+      // GPU's reorder swaps the vectors with the scratch, so it must have the capacity too.
+      exec.allocate(verlet_before_, capacity);
+      fluid_.zero_new(verlet_before_, 0, capacity);
+    }
     if (force_pass_ == ForcePass::split) {
       exec.allocate(near_wall_, capacity);
       exec.allocate(near_wall_list_, capacity);
@@ -183,6 +199,7 @@ class WcsphSolver : public FluidSolver<Exec> {
       fluid_.zero_new(fluid_.position, fluid_.n, unused);
       fluid_.zero_new(fluid_.velocity, fluid_.n, unused);
       fluid_.zero_new(fluid_.id, fluid_.n, unused);
+      if (continuity_) fluid_.zero_new(fluid_.density, fluid_.n, unused);
       exec.allocate(fluid_.vec4_scratch, capacity);
       exec.allocate(fluid_.id_scratch, capacity);
     }
@@ -216,6 +233,7 @@ class WcsphSolver : public FluidSolver<Exec> {
   }
   std::vector<NamedValue> named_figures() const { return {}; }
   std::string variant_name() const { return force_pass_ == ForcePass::split ? "split force pass" : ""; }
+  bool continuity_density() const { return continuity_; }
 
   template <typename Kernel>
   void step(const Kernel& kernel) {
@@ -225,16 +243,26 @@ class WcsphSolver : public FluidSolver<Exec> {
     exec.end();
 
     exec.begin(Stage::index);
-    fluid_.sort_by_cell();
+    if (continuity_) {
+      fluid_.sort_by_cell(fluid_.density, verlet_before_);
+    } else {
+      fluid_.sort_by_cell();
+    }
     exec.end();
 
     exec.begin(Stage::density);
-    compute_density_and_pressure(kernel);
+    if (continuity_) {
+      compute_pressure();
+    } else {
+      compute_density_and_pressure(kernel);
+    }
     exec.end();
 
     exec.begin(Stage::forces);
     if (force_pass_ == ForcePass::split) {
       compute_accelerations_split(kernel);
+    } else if (continuity_) {
+      compute_rates(kernel);
     } else {
       compute_accelerations(kernel);
     }
@@ -267,7 +295,11 @@ class WcsphSolver : public FluidSolver<Exec> {
   void emit_on_host() {
     WcsphStepState& s = state_.front();
     fluid_.status.time_s = s.time_s;  // FluidState::emit schedules by this clock
-    fluid_.emit();
+    if (continuity_) {
+      fluid_.emit(verlet_before_);  // a new particle has no previous step
+    } else {
+      fluid_.emit();
+    }
     s.active_count = fluid_.n;
     s.emitter_full = fluid_.schedule.full ? 1 : 0;
   }
@@ -302,6 +334,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     std::uint32_t* ids = fluid_.id.data();
     float* densities = fluid_.density.data();
     float* pressures = fluid_.pressure.data();
+    Vec4f* verlet_before = verlet_before_.data();  // null unless continuity density
     exec.for_each(nozzle.layer_size, [=] SURGE_LAMBDA(std::uint32_t k) {
       if (state->emit_now == 0u) return;
       const std::uint32_t slot = state->emit_first + k;
@@ -309,6 +342,7 @@ class WcsphSolver : public FluidSolver<Exec> {
       ids[slot] = state->emit_first_id + k;
       densities[slot] = rest_density;
       pressures[slot] = 0.0f;
+      if (verlet_before != nullptr) verlet_before[slot] = Vec4f{};  // a new particle has no previous step
     });
   }
 
@@ -326,6 +360,38 @@ class WcsphSolver : public FluidSolver<Exec> {
       density[i] = rho;
       pressure[i] = tait_pressure(p, rho);
     });
+  }
+
+  // p_i from the density the particle carries (continuity density): no neighbours.
+  void compute_pressure() {
+    const SphParameters p = fluid_.params;
+    const WcsphStepState* state = state_.data();
+    const float* density = fluid_.density.data();
+    float* pressure = fluid_.pressure.data();
+    fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+      if (i >= state->active_count) return;
+      pressure[i] = tait_pressure(p, density[i]);
+    });
+  }
+
+  // a_i and D rho_i / Dt in one pass (wcsph_physics.h, compute_rates), the step's maxima fused into it.
+  template <typename Kernel>
+  void compute_rates(const Kernel& kernel) {
+    const SphParameters p = fluid_.params;
+    const GridGeometry grid = fluid_.grid;
+    const FluidFields fields = fluid_fields();
+    const CellIndexView boundary = fluid_.boundary_view();
+    ParticleAcceleration* acceleration = acceleration_.data();
+    float* density_rate = density_rate_.data();
+    const WcsphStepState* state = state_.data();
+    fluid_.exec.template for_each_with_max<2>(
+        state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+          if (i >= state->active_count) return MaxKeys<2>{};
+          const ParticleRates rates = surge::compute_rates(kernel, p, grid, fields, boundary, i);
+          acceleration[i] = rates.acceleration;
+          density_rate[i] = rates.density_rate;
+          return step_maxima(rates.acceleration, fields.velocity[i], i);
+        });
   }
 
   // a_i in one pass (wcsph_physics.h, compute_acceleration), the step's maxima fused into it.
@@ -359,13 +425,19 @@ class WcsphSolver : public FluidSolver<Exec> {
     ParticleAcceleration* acceleration = acceleration_.data();
     const WcsphStepState* state = state_.data();
     std::uint32_t* near_wall = near_wall_.data();
+    const bool continuity = continuity_;
+    float* density_rate = density_rate_.data();
     exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       if (i >= state->active_count) {
         near_wall[i] = 0u;  // not a particle (yet): no wall pass
         return;
       }
       ParticleAcceleration a = start_acceleration(p, fields, i);
-      add_fluid_acceleration(kernel, p, grid, fields, i, a);
+      if (continuity) {
+        density_rate[i] = add_fluid_rates(kernel, p, grid, fields, i, a);
+      } else {
+        add_fluid_acceleration(kernel, p, grid, fields, i, a);
+      }
       acceleration[i] = a;
       near_wall[i] = near_wall_cells(grid, boundary, xyz(fields.index.positions[i])) ? 1u : 0u;
     });
@@ -377,7 +449,11 @@ class WcsphSolver : public FluidSolver<Exec> {
       if (k >= *count) return;
       const std::uint32_t i = listed[k];
       ParticleAcceleration a = acceleration[i];
-      add_boundary_acceleration(kernel, p, grid, fields, boundary, i, a);
+      if (continuity) {
+        density_rate[i] += add_boundary_rates(kernel, p, grid, fields, boundary, i, a);
+      } else {
+        add_boundary_acceleration(kernel, p, grid, fields, boundary, i, a);
+      }
       acceleration[i] = a;
     });
     exec.template for_each_with_max<2>(state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
@@ -415,8 +491,9 @@ class WcsphSolver : public FluidSolver<Exec> {
     });
   }
 
-  // Symplectic Euler for every particle; the nozzle guides the layer it let out last (sim/sph/emitter.h).
-  // A particle that is not finite or has left the domain is noted for advance_clock's report.
+  // Symplectic Euler for every particle, or with continuity density the Verlet scheme in v and rho
+  // (integrate_verlet); the nozzle guides the layer it let out last (sim/sph/emitter.h) and holds its
+  // density. A particle that is not finite or has left the domain is noted for advance_clock's report.
   void integrate() {
     const SphParameters p = fluid_.params;
     const EmitterNozzle nozzle = fluid_.emitter.nozzle;
@@ -426,18 +503,34 @@ class WcsphSolver : public FluidSolver<Exec> {
     Vec4f* position = fluid_.position.data();
     Vec4f* velocity = fluid_.velocity.data();
     const std::uint32_t* id = fluid_.id.data();
+    const bool continuity = continuity_;
+    float* density = fluid_.density.data();
+    const float* density_rate = density_rate_.data();
+    Vec4f* verlet_before = verlet_before_.data();
     fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       const WcsphStepState& s = *state;
       if (i >= s.active_count || s.instability != 0) return;
       ParticleAcceleration a = acceleration[i];
       Vec4f x = position[i], v = velocity[i];
+      bool guided = false;
       if (guide && s.emitter_full == 0 && nozzle_open(nozzle, s.time_s) &&
           in_nozzle_guide(nozzle, xyz(x), id[i])) {
         a = ParticleAcceleration{};
         acceleration[i] = a;
         v = nozzle_velocity(nozzle);
+        guided = true;
       }
-      integrate_particle(s.dt_s, a, x, v);
+      if (continuity) {
+        // A guided particle keeps the nozzle's velocity and its density: an Euler step without rates.
+        float rho = density[i];
+        Vec4f before = verlet_before[i];
+        integrate_verlet(s.dt_s, guided || s.step % kVerletEulerInterval == 0, a,
+                         guided ? 0.0f : density_rate[i], x, v, rho, before);
+        density[i] = rho;
+        verlet_before[i] = before;
+      } else {
+        integrate_particle(s.dt_s, a, x, v);
+      }
       position[i] = x;
       velocity[i] = v;
       if (check_particle(p, x, v) != 0) atomic_min(&state->bad_key, (std::uint64_t(id[i]) << 32) | i);
@@ -469,7 +562,11 @@ class WcsphSolver : public FluidSolver<Exec> {
   }
 
   ForcePass force_pass_;
+  bool continuity_;  // continuity density (SphParameters::continuity_density), fixed for the run
   Buffer<ParticleAcceleration> acceleration_;
+  Buffer<float> density_rate_;         // D rho/Dt of this step, continuity density only
+  // v^{n-1} (xyz) and rho^{n-1} (w) of the Verlet scheme, continuity density only; carried through the sort.
+  Buffer<Vec4f> verlet_before_;
   Buffer<WcsphStepState> state_;                                        // one entry
   Buffer<std::uint32_t> near_wall_, near_wall_list_, near_wall_count_;  // the split force pass's
 };

@@ -73,9 +73,12 @@ TEST(SceneFiles, EveryFileLoadsWithSaneValues) {
     EXPECT_TRUE(scene.walls[static_cast<int>(Face::z_min)]) << "the fluid needs a floor";
     const float fluid_particles = fluid_volume(scene) / (scene.spacing * scene.spacing * scene.spacing);
     EXPECT_GT(fluid_particles, 10'000.0f);
-    EXPECT_LT(fluid_particles, 100'000.0f) << "a default scene should run at interactive rates";
+    // spheric2dam.toml is DualSPHysics' benchmark case at its own dp = 0.01 m (675k particles), for the GPU.
+    if (scene.name != "spheric2dam") {
+      EXPECT_LT(fluid_particles, 100'000.0f) << "a default scene should run at interactive rates";
+    }
     EXPECT_EQ(scene.output_dir, "out/" + scene.name);
-    EXPECT_GT(scene.every, 0);
+    EXPECT_TRUE(scene.every > 0 || scene.every_time > 0) << "shipped scenes write frames";
     EXPECT_GT(scene.line_of("resolution.spacing"), 0);
   }
   EXPECT_GE(files, 3);

@@ -10,6 +10,7 @@
 #include "app/params_command.h"
 #include "app/run_command.h"
 #include "app/validate_command.h"
+#include "app/validate_spheric2.h"
 #include "app/view_command.h"
 #include "sim/scene/scene.h"
 
@@ -35,12 +36,14 @@ std::string command_line(int argc, char** argv) {
 }
 
 int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, const CLI::App& view,
-             const CLI::App& dam_break, const CLI::App& params, RunOptions& run_options,
-             const BenchOptions& bench_options, ViewOptions view_options,
-             const ValidateOptions& validate_options, const ParamsOptions& params_options) {
+             const CLI::App& dam_break, const CLI::App& spheric2, const CLI::App& params,
+             RunOptions& run_options, const BenchOptions& bench_options, ViewOptions view_options,
+             const ValidateOptions& validate_options, const Spheric2Options& spheric2_options,
+             const ParamsOptions& params_options) {
   if (bench.parsed()) return run_bench(bench_options);
   if (params.parsed()) return run_params(params_options);
   if (dam_break.parsed()) return run_validate_dam_break(validate_options);
+  if (spheric2.parsed()) return run_validate_spheric2(spheric2_options);
   if (view.parsed()) {
     if (view_options.scene_path.empty()) view_options.scene_path = default_scene();
     return run_view(view_options);
@@ -80,6 +83,9 @@ int main(int argc, char** argv) {
   ViewOptions view_options;
   const CLI::App* view = add_view_command(app, view_options);
   const CLI::App* dam_break = add_validate_command(app, validate_options);
+  Spheric2Options spheric2_options;
+  spheric2_options.command_line = bench_options.command_line;
+  const CLI::App* spheric2 = add_validate_spheric2_command(app, spheric2_options);
   const CLI::App* modes = add_modes_command(app);
   ParamsOptions params_options;
   const CLI::App* params = add_params_command(app, params_options);
@@ -97,8 +103,8 @@ int main(int argc, char** argv) {
 
   try {
     if (modes->parsed()) return run_modes(std::cout);
-    return dispatch(app, *run, *bench, *view, *dam_break, *params, run_options, bench_options, view_options,
-                    validate_options, params_options);
+    return dispatch(app, *run, *bench, *view, *dam_break, *spheric2, *params, run_options, bench_options,
+                    view_options, validate_options, spheric2_options, params_options);
   } catch (const surge::SceneError& e) {
     std::cerr << e.what() << '\n';
     return kExitBadInput;

@@ -237,4 +237,77 @@ TEST_F(ValidateCli, HelpListsEveryOption) {
   EXPECT_EQ(top.exit_code, 2) << "validate needs a case";
 }
 
+// ---- `surge validate spheric2`: SPHERIC Test 2 at a coarse resolution, to 0.5 s (the impact on the box)
+
+// 4,000 fluid particles (3,960; spacing 0.055 m) on the CPU to t = 0.5 s, 24-45 s on 2 shared cores
+// (8,000 to 0.6 s took 103 s): the front passes H3 (0.27 s) and H2 (0.44 s) and hits the box; the run must
+// meet the physical checks (H4 starts at 0.55 m, arrivals in order and no faster than Ritter's front, every
+// value finite, stable).
+TEST_F(ValidateCli, Spheric2CoarseRunOnCpuWritesGaugesPlotsAndAVerdict) {
+  const SurgeResult r = surge({"validate", "spheric2", "--particles", "4000", "--time", "0.5", "--backend", "cpu",
+                               "--out", "s2", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "validation passed"));
+  for (const char* text : {"spacing", "wall", "arrival (>1 cm)", "H4 at the first sample", "Ritter front",
+                           "H3, then H2, then H1", "every gauge value finite", "P1 "})
+    EXPECT_TRUE(contains(r.out, text)) << text;
+
+  const fs::path out = dir_ / "s2";
+  for (const char* file : {"gauges.csv", "heights.svg", "pressures.svg", "summary.json"})
+    EXPECT_TRUE(fs::exists(out / file)) << file;
+  if (r.err.find("no heights.png") == std::string::npos) {  // rsvg-convert is there
+    EXPECT_TRUE(fs::exists(out / "heights.png"));
+    EXPECT_TRUE(fs::exists(out / "pressures.png"));
+  }
+  for (const auto& entry : fs::directory_iterator(out))
+    EXPECT_NE(entry.path().extension(), ".tmp") << "a temporary file was left: " << entry.path();
+
+  // One row per millisecond from 1 ms to 0.5 s, 13 numbers each; H4 starts at the column's depth.
+  const auto rows = read_numeric_csv(out / "gauges.csv", "time_s,H1,H2,H3,H4,P1,P2,P3,P4,P5,P6,P7,P8");
+  ASSERT_GE(rows.size(), 499u);
+  EXPECT_LE(rows.size(), 501u);
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), 13u);
+    for (double value : row) EXPECT_TRUE(std::isfinite(value));
+  }
+  EXPECT_NEAR(rows.front()[0], 0.001, 5e-4);
+  EXPECT_NEAR(rows.back()[0], 0.5, 2e-3);
+  EXPECT_NEAR(rows.front()[4], 0.55, 0.05);
+
+  const nlohmann::json summary = nlohmann::json::parse(read_text_file(out / "summary.json"));
+  EXPECT_EQ(summary["case"], "spheric2");
+  EXPECT_EQ(summary["pass"], true);
+  EXPECT_NEAR(summary["fluid_particles"].get<double>(), 4000, 800);
+  ASSERT_EQ(summary["checks"].size(), 5u);
+  for (const auto& check : summary["checks"]) EXPECT_EQ(check["pass"], true) << check;
+  // The front has passed H3 by 0.5 s, after the Ritter front could have.
+  const auto& h3 = summary["gauges"]["H3"];
+  ASSERT_TRUE(h3["arrival_s"].is_number()) << h3;
+  EXPECT_GT(h3["arrival_s"].get<double>(), h3["ritter_earliest_s"].get<double>());
+  const std::string svg = read_text_file(out / "heights.svg");
+  EXPECT_TRUE(contains(svg, "H1 (x = 0.496 m)"));
+  EXPECT_TRUE(contains(read_text_file(out / "pressures.svg"), "P4"));
+}
+
+TEST_F(ValidateCli, Spheric2BadInputIsExitTwoAndWritesNothing) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"--solver", "pbf"},                           // no physical pressure for P1-P8
+      {"--particles", "8000", "--spacing", "0.05"},  // one or the other
+      {"--time", "-1"},
+      {"--scene", "nowhere.toml"},
+  };
+  for (const auto& extra : cases) {
+    std::vector<std::string> args = {"validate", "spheric2", "--backend", "cpu", "--out", "s2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const SurgeResult r = surge(args);
+    EXPECT_EQ(r.exit_code, 2) << extra[0] << "\n" << r.out << r.err;
+    EXPECT_FALSE(fs::exists(dir_ / "s2")) << extra[0];
+  }
+  const SurgeResult help = surge({"validate", "spheric2", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* option : {"--solver", "--backend", "--mode", "--particles", "--spacing", "--time", "--out",
+                             "--scene", "--quiet"})
+    EXPECT_TRUE(contains(help.out, option)) << option;
+}
+
 }  // namespace

@@ -86,7 +86,9 @@ TEST(GaugesGpu, EveryModeFollowsTheCpuAndMovesOnlyGaugeBytes) {
         // two runs) its gauge differed from the CPU's by up to 6.8 % in one run and 15 % in the other,
         // while positions, levels and velocities agreed to the bounds here. So DFSPH's pressure is printed,
         // not compared sample by sample (docs/scenes.md says what it is good for).
-        if (solver == SolverKind::wcsph) EXPECT_NEAR(series[k][0], reference[k][0], 10.0f) << "sample " << k;
+        if (solver == SolverKind::wcsph) {
+          EXPECT_NEAR(series[k][0], reference[k][0], 10.0f) << "sample " << k;
+        }
         EXPECT_NEAR(series[k][1], reference[k][1], 1e-3f) << "sample " << k;
         for (int c = 2; c < 5; ++c)
           EXPECT_NEAR(series[k][std::size_t(c)], reference[k][std::size_t(c)], 1e-2f);

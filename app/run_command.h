@@ -27,7 +27,7 @@ struct RunOptions {
   std::string out_dir;
   std::vector<std::string> formats;
   int every = -1;
-  double every_time_s = 0;  // --every-time: frames every T simulated seconds (replaces K steps)
+  double every_time_s = 0;       // --every-time: frames every T simulated seconds (replaces K steps)
   bool export_sync = false;      // --export-sync: download and write on the stepping thread (the old path)
   std::size_t export_queue = 2;  // overlapped export: frames snapshotted but not yet written
   bool quiet = false;

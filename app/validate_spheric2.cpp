@@ -58,8 +58,8 @@ struct Spheric2Run {
   int rows = 0;
 };
 
-Spheric2Run run_with_gauges(Simulation& simulation, const Scene& scene, const fs::path& csv, double end_time_s,
-                            bool quiet) {
+Spheric2Run run_with_gauges(Simulation& simulation, const Scene& scene, const fs::path& csv,
+                            double end_time_s, bool quiet) {
   Spheric2Run run;
   GaugeOutput output = scene.gauge_output;
   output.filter_time = 0;  // exactly time_s, H1..H4, P1..P8
@@ -140,7 +140,8 @@ plot::Figure pressures_figure(const GaugeSeries& series, double end_time_s, cons
 }
 
 // The SVG, and the PNG beside it when rsvg-convert is there; returns the files written.
-std::vector<std::string> write_figure(const fs::path& dir, const std::string& stem, const plot::Figure& figure) {
+std::vector<std::string> write_figure(const fs::path& dir, const std::string& stem,
+                                      const plot::Figure& figure) {
   const std::string svg = plot::render_svg(figure);
   write_file_atomically(dir / (stem + ".svg"), [&](std::ostream& out) { out << svg; });
   std::vector<std::string> files{stem + ".svg"};
@@ -167,10 +168,10 @@ CLI::App* add_validate_spheric2_command(CLI::App& parent, Spheric2Options& optio
   s2->add_option("--mode", options.mode, "Execution mode: cpu, hybrid, hybrid-overlap or gpu")
       ->check(CLI::IsMember(mode_names()))
       ->excludes(backend);
-  CLI::Option* particles =
-      s2->add_option("--particles", options.particles, "Target fluid particle count (default: the scene's "
-                                                       "spacing, 0.02 m: about 84k)")
-          ->check(CLI::PositiveNumber);
+  CLI::Option* particles = s2->add_option("--particles", options.particles,
+                                          "Target fluid particle count (default: the scene's "
+                                          "spacing, 0.02 m: about 84k)")
+                               ->check(CLI::PositiveNumber);
   s2->add_option("--spacing", options.spacing, "Particle spacing [m], replacing the scene's")
       ->check(CLI::Range(0.004, 0.2))
       ->excludes(particles);
@@ -190,7 +191,8 @@ int run_validate_spheric2(const Spheric2Options& options) {
     const fs::path relative = fs::path("scenes") / "spheric2_dam_break.toml";
     scene_path = fs::exists(relative) ? relative : fs::path(SURGE_SOURCE_DIR) / relative;
   }
-  const fs::path out_dir = options.out_dir.empty() ? fs::path("out") / "validate" / "spheric2" : options.out_dir;
+  const fs::path out_dir =
+      options.out_dir.empty() ? fs::path("out") / "validate" / "spheric2" : options.out_dir;
 
   // Bad input is found before anything is written: scene, gauges, solver, backend, particle count.
   Scene scene = load_scene(scene_path);
@@ -202,9 +204,9 @@ int run_validate_spheric2(const Spheric2Options& options) {
   Spheric2Geometry geometry = spheric2_geometry(scene);
   const double end_time_s = options.time_s > 0 ? options.time_s : as_written(scene.end_time);
   const SimulationOptions simulation_options{.particles_override = options.particles};
-  BackendChoice backend = options.mode.empty()
-                              ? choose_backend(parse_backend_request(options.backend), scene, simulation_options)
-                              : choose_mode(*parse_mode(options.mode), scene, simulation_options);
+  BackendChoice backend =
+      options.mode.empty() ? choose_backend(parse_backend_request(options.backend), scene, simulation_options)
+                           : choose_mode(*parse_mode(options.mode), scene, simulation_options);
   Simulation& simulation = *backend.simulation;
   geometry.spacing = run_spacing(simulation, scene.spacing);
   const std::string solver = options.solver.empty() ? std::string("wcsph") : options.solver;
@@ -215,42 +217,50 @@ int run_validate_spheric2(const Spheric2Options& options) {
             << std::flush;
 
   fs::create_directories(out_dir);
-  const Spheric2Run run = run_with_gauges(simulation, scene, out_dir / "gauges.csv", end_time_s, options.quiet);
+  const Spheric2Run run =
+      run_with_gauges(simulation, scene, out_dir / "gauges.csv", end_time_s, options.quiet);
   const GaugeSeries series = read_gauge_csv(out_dir / "gauges.csv");
   const Spheric2Verdict verdict = evaluate_spheric2(series, geometry, run.stable, run.end_time_s);
 
   std::cout << run.steps << " steps to t = " << fixed(run.end_time_s, 3) << " s in " << fixed(run.wall_s, 1)
-            << " s wall; " << run.rows << " gauge samples every " << scene.gauge_output.every_time << " s\n\n";
+            << " s wall; " << run.rows << " gauge samples every " << scene.gauge_output.every_time
+            << " s\n\n";
   std::cout << std::left << std::setw(7) << "gauge" << std::setw(14) << "max" << std::setw(12) << "at"
-            << std::setw(18) << "arrival (>1 cm)" << "Ritter earliest\n";
+            << std::setw(18) << "arrival (>1 cm)"
+            << "Ritter earliest\n";
   for (const GaugePeak& peak : verdict.peaks) {
     const bool level = peak.name.size() == 2 && peak.name[0] == 'H';
     std::string max_text = "-";
-    if (!std::isnan(peak.max)) max_text = level ? fixed(peak.max, 3) + " m" : fixed(peak.max / 1e3, 2) + " kPa";
-    std::cout << std::setw(7) << peak.name << std::setw(14) << max_text << std::setw(12) << time_text(peak.time_s);
+    if (!std::isnan(peak.max))
+      max_text = level ? fixed(peak.max, 3) + " m" : fixed(peak.max / 1e3, 2) + " kPa";
+    std::cout << std::setw(7) << peak.name << std::setw(14) << max_text << std::setw(12)
+              << time_text(peak.time_s);
     for (std::size_t k = 0; k < kSpheric2Levels.size(); ++k)
       if (peak.name == kSpheric2Levels[k]) {
         if (k == 3)
           std::cout << std::setw(18) << "(starts wet)";
         else
-          std::cout << std::setw(18) << (std::isnan(verdict.arrival_s[k]) ? "not reached"
-                                                                           : time_text(verdict.arrival_s[k]))
+          std::cout << std::setw(18)
+                    << (std::isnan(verdict.arrival_s[k]) ? "not reached" : time_text(verdict.arrival_s[k]))
                     << time_text(verdict.earliest_s[k]);
       }
     std::cout << '\n';
   }
-  std::cout << std::right << "\nchecks (what physics requires of any run; no experimental series compared):\n";
+  std::cout << std::right
+            << "\nchecks (what physics requires of any run; no experimental series compared):\n";
   for (const Spheric2Check& c : verdict.checks)
-    std::cout << "  " << (c.pass ? "pass" : "FAIL") << "  " << std::left << std::setw(14) << c.key << c.description
-              << "\n" << std::setw(22) << "" << c.value_text << "  (allowed: " << c.allowed << ")\n"
+    std::cout << "  " << (c.pass ? "pass" : "FAIL") << "  " << std::left << std::setw(14) << c.key
+              << c.description << "\n"
+              << std::setw(22) << "" << c.value_text << "  (allowed: " << c.allowed << ")\n"
               << std::right;
 
   const std::string note = "surge validate spheric2  |  " + std::to_string(simulation.fluid_count()) +
-                           " fluid particles, spacing " + fixed(geometry.spacing, 4) + " m, " + solver + ", " +
-                           simulation.backend_name() + "  |  commit " + SURGE_GIT_COMMIT;
+                           " fluid particles, spacing " + fixed(geometry.spacing, 4) + " m, " + solver +
+                           ", " + simulation.backend_name() + "  |  commit " + SURGE_GIT_COMMIT;
   const double plot_end = std::max(run.end_time_s, 1e-3);
   std::vector<std::string> files{"gauges.csv"};
-  for (const std::string& f : write_figure(out_dir, "heights", heights_figure(series, geometry, plot_end, note)))
+  for (const std::string& f :
+       write_figure(out_dir, "heights", heights_figure(series, geometry, plot_end, note)))
     files.push_back(f);
   for (const std::string& f : write_figure(out_dir, "pressures", pressures_figure(series, plot_end, note)))
     files.push_back(f);
@@ -273,7 +283,8 @@ int run_validate_spheric2(const Spheric2Options& options) {
   summary["ritter_speed_m_per_s"] = verdict.ritter_speed;
   nlohmann::ordered_json gauges;
   for (const GaugePeak& peak : verdict.peaks) {
-    nlohmann::ordered_json g = {{"max", number_or_null(peak.max)}, {"time_of_max_s", number_or_null(peak.time_s)}};
+    nlohmann::ordered_json g = {{"max", number_or_null(peak.max)},
+                                {"time_of_max_s", number_or_null(peak.time_s)}};
     for (std::size_t k = 0; k < kSpheric2Levels.size(); ++k)
       if (peak.name == kSpheric2Levels[k]) {
         g["x_m"] = geometry.level_x[k];

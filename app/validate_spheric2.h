@@ -15,7 +15,7 @@ class App;
 namespace surge::app {
 
 struct Spheric2Options {
-  std::string solver;                // empty: the scene's (wcsph)
+  std::string solver;  // empty: the scene's (wcsph)
   std::string backend = "auto";
   std::string mode;                  // --mode instead of --backend
   long particles = 0;                // > 0: target fluid particle count

@@ -26,19 +26,19 @@ struct Stirring {
 
 struct SphParameters {
   KernelType kernel = KernelType::cubic_spline;
-  float spacing = 0;                 // particle spacing [m]
-  float support = 0;                 // kernel support radius H [m]
-  float rest_density = 1000;         // rho0 [kg/m^3]
-  float particle_mass = 0;           // [kg]
-  float speed_of_sound = 0;          // c0 [m/s]
-  float tait_exponent = 7;           // gamma (dimensionless)
-  float tait_stiffness = 0;          // B = rho0 c0^2 / gamma [Pa]
-  float viscosity_alpha = 0;         // Monaghan alpha (dimensionless)
-  float xsph_epsilon = 0;            // (dimensionless)
+  float spacing = 0;          // particle spacing [m]
+  float support = 0;          // kernel support radius H [m]
+  float rest_density = 1000;  // rho0 [kg/m^3]
+  float particle_mass = 0;    // [kg]
+  float speed_of_sound = 0;   // c0 [m/s]
+  float tait_exponent = 7;    // gamma (dimensionless)
+  float tait_stiffness = 0;   // B = rho0 c0^2 / gamma [Pa]
+  float viscosity_alpha = 0;  // Monaghan alpha (dimensionless)
+  float xsph_epsilon = 0;     // (dimensionless)
   // WCSPH's density: false = summation (Akinci et al. 2012, eq. 5); true = the continuity equation, with
   // delta-SPH density diffusion of strength density_diffusion (wcsph_physics.h).
   bool continuity_density = false;
-  float density_diffusion = 0.1f;  // delta (dimensionless); read only with continuity_density
+  float density_diffusion = 0.1f;    // delta (dimensionless); read only with continuity_density
   Vec3f gravity{};                   // [m/s^2]
   float cfl = 0.25f;                 // (dimensionless)
   float dt_max = 1e-3f;              // [s]

@@ -188,13 +188,15 @@ SURGE_HD ParticleAcceleration compute_acceleration(const Kernel& kernel, const S
 struct DensityDiffusionConstants {
   float delta_h_c0;  // delta h c0 [m^2/s]; 0 = no diffusion
   float eta2;        // keeps psi_ij finite as r -> 0: 0.01 h^2 [m^2], as the viscous term's
-  // d rho^H / dx = rho0 g / c0^2 [kg/m^4]: the hydrostatic density gradient of the Tait fluid at rest density.
+  // d rho^H / dx = rho0 g / c0^2 [kg/m^4]: the hydrostatic density gradient of the Tait fluid at rest
+  // density.
   Vec3f hydrostatic_gradient;
 };
 SURGE_HD DensityDiffusionConstants density_diffusion_constants(const SphParameters& params) {
   const float h = 0.5f * params.support;
   const float c0 = params.speed_of_sound;
-  return {params.density_diffusion * h * c0, 0.01f * h * h, (params.rest_density / (c0 * c0)) * params.gravity};
+  return {params.density_diffusion * h * c0, 0.01f * h * h,
+          (params.rest_density / (c0 * c0)) * params.gravity};
 }
 
 // One fluid neighbour's share of the diffusion sum (delta h c0 is applied once to the total):
@@ -242,12 +244,11 @@ SURGE_HD float add_fluid_rates(const Kernel& kernel, const SphParameters& params
   const float m = params.particle_mass;
   const DensityDiffusionConstants diffusion = density_diffusion_constants(params);
   float convergence = 0.0f, diffusion_sum = 0.0f;
-  add_fluid_acceleration(kernel, params, grid, fluid, i, out,
-                         [&](std::uint32_t j, Vec3f r_ij, float r2, Vec3f grad_w) {
-                           convergence += dot(v_i - xyz(fluid.velocity[j]), grad_w);
-                           diffusion_sum +=
-                               density_diffusion_pair(diffusion, m, rho_i, fluid.density[j], r_ij, r2, grad_w);
-                         });
+  add_fluid_acceleration(
+      kernel, params, grid, fluid, i, out, [&](std::uint32_t j, Vec3f r_ij, float r2, Vec3f grad_w) {
+        convergence += dot(v_i - xyz(fluid.velocity[j]), grad_w);
+        diffusion_sum += density_diffusion_pair(diffusion, m, rho_i, fluid.density[j], r_ij, r2, grad_w);
+      });
   return m * convergence + diffusion.delta_h_c0 * diffusion_sum;
 }
 
@@ -260,10 +261,10 @@ SURGE_HD float add_boundary_rates(const Kernel& kernel, const SphParameters& par
                                   ParticleAcceleration& out) {
   const Vec3f v_i = xyz(fluid.velocity[i]);
   float convergence = 0.0f;
-  add_boundary_acceleration(kernel, params, grid, fluid, boundary, i, out,
-                            [&](std::uint32_t b, Vec3f, float, Vec3f grad_w) {
-                              convergence += boundary.positions[b].w * dot(v_i - boundary_velocity(boundary, b), grad_w);
-                            });
+  add_boundary_acceleration(
+      kernel, params, grid, fluid, boundary, i, out, [&](std::uint32_t b, Vec3f, float, Vec3f grad_w) {
+        convergence += boundary.positions[b].w * dot(v_i - boundary_velocity(boundary, b), grad_w);
+      });
   return params.rest_density * convergence;
 }
 
@@ -273,8 +274,9 @@ struct ParticleRates {
   float density_rate = 0;  // D rho_i / Dt [kg/m^3/s]
 };
 template <typename Kernel>
-SURGE_HD ParticleRates compute_rates(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                                     const FluidFields& fluid, const CellIndexView& boundary, std::uint32_t i) {
+SURGE_HD ParticleRates compute_rates(const Kernel& kernel, const SphParameters& params,
+                                     const GridGeometry& grid, const FluidFields& fluid,
+                                     const CellIndexView& boundary, std::uint32_t i) {
   ParticleRates out;
   out.acceleration = start_acceleration(params, fluid, i);
   out.density_rate = add_fluid_rates(kernel, params, grid, fluid, i, out.acceleration);
@@ -320,19 +322,21 @@ SURGE_HD void integrate_particle(float dt, const ParticleAcceleration& a, Vec4f&
 // Commun. 187, eqs. 20-22), two-level in v and rho:
 //   x^{n+1} = x^n + dt (v^n + xsph) + dt^2 / 2 a^n,
 //   v^{n+1} = v^{n-1} + 2 dt a^n,   rho^{n+1} = rho^{n-1} + 2 dt D rho^n / Dt,
-// and every kVerletEulerInterval-th step an Euler step, v^{n+1} = v^n + dt a^n, rho^{n+1} = rho^n + dt D rho^n/Dt,
-// which joins the even and odd steps' solutions again (leapfrog's computational mode). Why not symplectic
-// Euler as summation density runs: there rho follows x, which drifts with the new v; with rho a state of its
-// own, one neighbour pass gives a and D rho/Dt from the same (v^n, rho^n), and (v, rho) then take an explicit
-// Euler step of the acoustic waves, which grow by (omega dt)^2 / 2 a step: a tank at rest without density
-// diffusion left the domain after 877 steps (measured). Leapfrog is neutral for them at omega dt < 1, still with
-// one pass a step. The adaptive dt enters as DualSPHysics takes it, 2 dt over the two levels.
+// and every kVerletEulerInterval-th step an Euler step, v^{n+1} = v^n + dt a^n, rho^{n+1} = rho^n + dt D
+// rho^n/Dt, which joins the even and odd steps' solutions again (leapfrog's computational mode). Why not
+// symplectic Euler as summation density runs: there rho follows x, which drifts with the new v; with rho a
+// state of its own, one neighbour pass gives a and D rho/Dt from the same (v^n, rho^n), and (v, rho) then
+// take an explicit Euler step of the acoustic waves, which grow by (omega dt)^2 / 2 a step: a tank at rest
+// without density diffusion left the domain after 877 steps (measured). Leapfrog is neutral for them at omega
+// dt < 1, still with one pass a step. The adaptive dt enters as DualSPHysics takes it, 2 dt over the two
+// levels.
 //
 // The interval: leapfrog takes the damping terms (artificial viscosity, the diffusion term) at the middle
-// level, where they feed the computational mode, which grows until the next Euler step. At DualSPHysics' 40 the
-// hydrostatic tank with delta = 0.1 stayed quiet for 0.095 s and then broke up from the bulk (the density
+// level, where they feed the computational mode, which grows until the next Euler step. At DualSPHysics' 40
+// the hydrostatic tank with delta = 0.1 stayed quiet for 0.095 s and then broke up from the bulk (the density
 // range went from 0.5 % to 50 % in 0.05 s); at 10 (and at 5) it stays quiet through 0.4 s with the floor
-// pressure's standard deviation at 4 % of its mean. Measured on the tank of tests/sim/continuity_density_test.cpp.
+// pressure's standard deviation at 4 % of its mean. Measured on the tank of
+// tests/sim/continuity_density_test.cpp.
 inline constexpr long long kVerletEulerInterval = 10;
 
 // `before` holds v^{n-1} in xyz and rho^{n-1} in w (one array to carry through the sort, not two) and leaves

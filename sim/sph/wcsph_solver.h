@@ -8,8 +8,8 @@
 //                          (sorted with them) and this stage is the equation of state alone
 //   accelerations          pressure gradient, artificial viscosity (Monaghan 1992), XSPH, walls, gravity and
 //                          the stirring hand; the largest |a| and |v| into the step state as the pass runs.
-//                          With continuity density the same visit sums D rho/Dt with delta-SPH diffusion, so a
-//                          step visits each neighbourhood once instead of twice
+//                          With continuity density the same visit sums D rho/Dt with delta-SPH diffusion, so
+//                          a step visits each neighbourhood once instead of twice
 //   time step              Courant, force and viscous conditions, chosen where the state lives (exec.single)
 //   integrate              symplectic Euler; with continuity density the Verlet scheme of DualSPHysics in v
 //                          and rho (wcsph_physics.h, integrate_verlet); the nozzle's guide, the domain check
@@ -564,7 +564,7 @@ class WcsphSolver : public FluidSolver<Exec> {
   ForcePass force_pass_;
   bool continuity_;  // continuity density (SphParameters::continuity_density), fixed for the run
   Buffer<ParticleAcceleration> acceleration_;
-  Buffer<float> density_rate_;         // D rho/Dt of this step, continuity density only
+  Buffer<float> density_rate_;  // D rho/Dt of this step, continuity density only
   // v^{n-1} (xyz) and rho^{n-1} (w) of the Verlet scheme, continuity density only; carried through the sort.
   Buffer<Vec4f> verlet_before_;
   Buffer<WcsphStepState> state_;                                        // one entry

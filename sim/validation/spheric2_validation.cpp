@@ -52,9 +52,9 @@ Spheric2Geometry spheric2_geometry(const Scene& scene) {
   for (std::size_t k = 0; k < kSpheric2Levels.size(); ++k) {
     const GaugeDefinition* g = find_gauge(scene, kSpheric2Levels[k]);
     if (g == nullptr || g->kind != GaugeKind::level)
-      throw SceneError(scene.path, g ? g->line : 0, "gauge",
-                       std::string("expected a level gauge named ") + kSpheric2Levels[k] +
-                           " (SPHERIC Test 2's H1-H4)");
+      throw SceneError(
+          scene.path, g ? g->line : 0, "gauge",
+          std::string("expected a level gauge named ") + kSpheric2Levels[k] + " (SPHERIC Test 2's H1-H4)");
     geometry.level_x[k] = g->position.x;
   }
   for (const char* name : kSpheric2Pressures) {
@@ -73,9 +73,9 @@ Spheric2Geometry spheric2_geometry(const Scene& scene) {
     throw SceneError(scene.path, 0, "fluid.block", "expected a box of water (the column)");
   geometry.face_x = column->min.x;
   geometry.depth = column->max.z - column->min.z;
-  geometry.gravity = std::sqrt(double(scene.gravity.x) * scene.gravity.x +
-                               double(scene.gravity.y) * scene.gravity.y +
-                               double(scene.gravity.z) * scene.gravity.z);
+  geometry.gravity =
+      std::sqrt(double(scene.gravity.x) * scene.gravity.x + double(scene.gravity.y) * scene.gravity.y +
+                double(scene.gravity.z) * scene.gravity.z);
   geometry.spacing = scene.spacing;
   return geometry;
 }
@@ -170,7 +170,8 @@ Spheric2Verdict evaluate_spheric2(const GaugeSeries& series, const Spheric2Geome
           v.arrival_s[k] = series.time_s[i];
           break;
         }
-    v.earliest_s[k] = std::max(0.0, (geometry.face_x - geometry.level_x[k] - geometry.spacing) / v.ritter_speed);
+    v.earliest_s[k] =
+        std::max(0.0, (geometry.face_x - geometry.level_x[k] - geometry.spacing) / v.ritter_speed);
   }
 
   // initial_level
@@ -219,17 +220,17 @@ Spheric2Verdict evaluate_spheric2(const GaugeSeries& series, const Spheric2Geome
     ritter_allowed += std::string("> ") + fixed(v.earliest_s[k], 3);
     if (!std::isnan(v.arrival_s[k]) && v.arrival_s[k] <= v.earliest_s[k]) ritter_ok = false;
   }
-  v.checks.push_back({"ritter_bound",
-                      "arrivals no earlier than the Ritter front 2 sqrt(g d) = " + fixed(v.ritter_speed, 2) +
-                          " m/s allows",
-                      ritter_text, ritter_allowed + " s", ritter_ok});
+  v.checks.push_back(
+      {"ritter_bound",
+       "arrivals no earlier than the Ritter front 2 sqrt(g d) = " + fixed(v.ritter_speed, 2) + " m/s allows",
+       ritter_text, ritter_allowed + " s", ritter_ok});
 
   // finite, stable
   v.checks.push_back({"finite", "every gauge value finite, at least one sample",
                       std::to_string(v.non_finite) + " non-finite of " + std::to_string(samples) + " samples",
                       "0, > 0 samples", v.non_finite == 0 && samples > 0});
-  v.checks.push_back({"stable", "the run ends without an instability", stable ? "stable" : "unstable",
-                      "stable", stable});
+  v.checks.push_back(
+      {"stable", "the run ends without an instability", stable ? "stable" : "unstable", "stable", stable});
   return v;
 }
 

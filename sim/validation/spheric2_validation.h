@@ -24,21 +24,20 @@ namespace surge {
 
 struct Scene;
 
-inline constexpr double kArrivalLevel = 0.01;       // [m] "water has arrived": the level above this
-inline constexpr double kArrivalRequiredBy = 1.5;   // [s] every gauge must be reached by then
+inline constexpr double kArrivalLevel = 0.01;      // [m] "water has arrived": the level above this
+inline constexpr double kArrivalRequiredBy = 1.5;  // [s] every gauge must be reached by then
 inline const std::array<const char*, 4> kSpheric2Levels = {"H1", "H2", "H3", "H4"};
-inline const std::array<const char*, 8> kSpheric2Pressures = {"P1", "P2", "P3", "P4",
-                                                              "P5", "P6", "P7", "P8"};
+inline const std::array<const char*, 8> kSpheric2Pressures = {"P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"};
 
 // What the checks need of the scene: the column's face (its smallest x; the water runs towards -x), its
 // depth, gravity, the spacing of the run and the level gauges' x.
 struct Spheric2Geometry {
-  double face_x = 1.992;   // [m]
-  double depth = 0.55;     // [m]
-  double gravity = 9.81;   // [m/s^2], magnitude
-  double spacing = 0.02;   // [m], of the run
+  double face_x = 1.992;                                         // [m]
+  double depth = 0.55;                                           // [m]
+  double gravity = 9.81;                                         // [m/s^2], magnitude
+  double spacing = 0.02;                                         // [m], of the run
   std::array<double, 4> level_x = {0.496, 0.992, 1.488, 2.638};  // H1..H4 [m]
-  double ritter_speed() const;  // 2 sqrt(g d) [m/s]
+  double ritter_speed() const;                                   // 2 sqrt(g d) [m/s]
 };
 
 // The scene's geometry (spacing: the scene's; the caller sets the run's). Throws SceneError when the scene
@@ -49,7 +48,7 @@ Spheric2Geometry spheric2_geometry(const Scene& scene);
 struct GaugeSeries {
   std::vector<double> time_s;
   std::vector<std::string> names;
-  std::vector<std::vector<double>> values;  // values[column][sample]
+  std::vector<std::vector<double>> values;                           // values[column][sample]
   const std::vector<double>* column(const std::string& name) const;  // nullptr when absent
 };
 
@@ -73,12 +72,12 @@ struct Spheric2Check {
 
 struct Spheric2Verdict {
   double ritter_speed = 0;
-  std::array<double, 4> arrival_s{};      // H1..H4; NaN: never above kArrivalLevel (H4: it starts wet)
-  std::array<double, 4> earliest_s{};     // H1..H4: the Ritter bound on the arrival
-  double initial_h4 = 0;                  // H4 at the first sample [m]
-  long non_finite = 0;                    // values that are NaN or infinite
-  std::vector<GaugePeak> peaks;           // every gauge of the series, in its order
-  std::vector<Spheric2Check> checks;      // in the order of the header comment
+  std::array<double, 4> arrival_s{};   // H1..H4; NaN: never above kArrivalLevel (H4: it starts wet)
+  std::array<double, 4> earliest_s{};  // H1..H4: the Ritter bound on the arrival
+  double initial_h4 = 0;               // H4 at the first sample [m]
+  long non_finite = 0;                 // values that are NaN or infinite
+  std::vector<GaugePeak> peaks;        // every gauge of the series, in its order
+  std::vector<Spheric2Check> checks;   // in the order of the header comment
   bool pass() const;
   std::vector<std::string> failed() const;  // the keys of the checks that failed
 };

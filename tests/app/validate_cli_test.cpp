@@ -244,8 +244,8 @@ TEST_F(ValidateCli, HelpListsEveryOption) {
 // meet the physical checks (H4 starts at 0.55 m, arrivals in order and no faster than Ritter's front, every
 // value finite, stable).
 TEST_F(ValidateCli, Spheric2CoarseRunOnCpuWritesGaugesPlotsAndAVerdict) {
-  const SurgeResult r = surge({"validate", "spheric2", "--particles", "4000", "--time", "0.5", "--backend", "cpu",
-                               "--out", "s2", "--quiet"});
+  const SurgeResult r = surge({"validate", "spheric2", "--particles", "4000", "--time", "0.5", "--backend",
+                               "cpu", "--out", "s2", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_TRUE(contains(r.out, "validation passed"));
   for (const char* text : {"spacing", "wall", "arrival (>1 cm)", "H4 at the first sample", "Ritter front",

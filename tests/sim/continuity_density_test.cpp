@@ -64,8 +64,8 @@ struct Lattice {
   }
 
   float rate(std::uint32_t i) const {
-    const FluidFields fields{{position.data(), cell_start.data()}, velocity.data(), density.data(),
-                             pressure.data()};
+    const FluidFields fields{
+        {position.data(), cell_start.data()}, velocity.data(), density.data(), pressure.data()};
     const CellIndexView walls{position.data(), wall_cell_start.data()};
     return compute_rates(CubicSplineKernel<float>::make(params.support), params, grid, fields, walls, i)
         .density_rate;
@@ -99,12 +99,13 @@ TEST(ContinuityDensity, RateIsZeroAtRestAndMinusRhoDivergenceWhenCompressing) {
     highest = std::max(highest, lattice.rate(i) / expected);
     ++checked;
   }
-  std::printf("compressing lattice: D rho/Dt / (-rho div v) in [%.5f, %.5f] at %d interior particles\n", lowest,
-              highest, checked);
+  std::printf("compressing lattice: D rho/Dt / (-rho div v) in [%.5f, %.5f] at %d interior particles\n",
+              lowest, highest, checked);
   EXPECT_GE(checked, 216);
-  // The SPH divergence on a lattice is exact up to the kernel's own lattice error: -sum_j V_j r_ij . grad W_ij
-  // is 3 only in the continuum, and the cubic spline at support 2 dx sums 2.0 % less (measured), the same at
-  // every interior particle. One missing neighbour would cost about 5 % at one particle and break uniformity.
+  // The SPH divergence on a lattice is exact up to the kernel's own lattice error: -sum_j V_j r_ij . grad
+  // W_ij is 3 only in the continuum, and the cubic spline at support 2 dx sums 2.0 % less (measured), the
+  // same at every interior particle. One missing neighbour would cost about 5 % at one particle and break
+  // uniformity.
   EXPECT_NEAR(lowest, 1.0, 0.025);
   EXPECT_NEAR(highest, 1.0, 0.025);
   EXPECT_LT(highest - lowest, 1e-4) << "a lattice's interior particles all see the same neighbourhood";
@@ -119,7 +120,8 @@ TEST(ContinuityDensity, DiffusionLeavesTheHydrostaticProfileAlone) {
   // rho^H(z) to first order, which is what the correction subtracts (wcsph_physics.h).
   const float c0 = lattice.params.speed_of_sound;
   for (std::size_t i = 0; i < lattice.position.size(); ++i)
-    lattice.density[i] = lattice.params.rest_density * (1.0f + 9.81f * (extent - lattice.position[i].z) / (c0 * c0));
+    lattice.density[i] =
+        lattice.params.rest_density * (1.0f + 9.81f * (extent - lattice.position[i].z) / (c0 * c0));
   // In the bottom layer the stencil is cut off below: Brookshaw's Laplacian of the linear profile is not zero
   // there, and uncorrected diffusion would lift the density of the bottom layer.
   double corrected = 0, uncorrected = 0;
@@ -134,8 +136,8 @@ TEST(ContinuityDensity, DiffusionLeavesTheHydrostaticProfileAlone) {
     lattice.params = without;
     ++checked;
   }
-  std::printf("bottom layer of a hydrostatic profile: |D rho/Dt| %.3e corrected, %.3e uncorrected\n", corrected,
-              uncorrected);
+  std::printf("bottom layer of a hydrostatic profile: |D rho/Dt| %.3e corrected, %.3e uncorrected\n",
+              corrected, uncorrected);
   EXPECT_EQ(checked, 16);
   EXPECT_GT(uncorrected, 0.0);
   // What is left is float rounding of rho_j - rho_i beside rho ~ 1000 (1e-4 relative per pair).
@@ -248,9 +250,11 @@ TEST(ContinuityDensity, TankFloorPressureIsRhoGDAndDiffusionQuietsIt) {
   ASSERT_GT(with.pressure.size(), 100u);
   ASSERT_GT(without.pressure.size(), 100u);
   const double p = mean(with.pressure), expected = mean(with.expected);
-  const double noise_with = standard_deviation(with.pressure), noise_without = standard_deviation(without.pressure);
+  const double noise_with = standard_deviation(with.pressure),
+               noise_without = standard_deviation(without.pressure);
   std::printf(
-      "floor probe, delta = 0.1: p = %.1f Pa, rho0 g d = %.1f Pa (%+.2f %%), std %.2f Pa; delta = 0: p = %.1f "
+      "floor probe, delta = 0.1: p = %.1f Pa, rho0 g d = %.1f Pa (%+.2f %%), std %.2f Pa; delta = 0: p = "
+      "%.1f "
       "Pa, std %.2f Pa; noise ratio %.1f\n",
       p, expected, 100 * (p / expected - 1), noise_with, mean(without.pressure), noise_without,
       noise_without / noise_with);
@@ -304,14 +308,15 @@ TEST(ContinuityDensity, DamBreakWallPressureIsQuietWithDiffusion) {
   ASSERT_GT(with.pressure.size(), 100u);
   ASSERT_GT(without.pressure.size(), 100u);
   const int half = 8;  // about 1 ms either side at dt ~ 1.2e-4 s: the particle-scale acoustic noise (h / c0)
-  const double noise_with = high_pass_rms(with.pressure, half), noise_without = high_pass_rms(without.pressure, half);
+  const double noise_with = high_pass_rms(with.pressure, half),
+               noise_without = high_pass_rms(without.pressure, half);
   std::printf(
       "far wall, z = 0.02 m, %.2f-%.2f s: mean p = %.1f Pa with delta = 0.1 (noise %.1f Pa), %.1f Pa with "
       "delta = 0 (noise %.1f Pa); noise ratio %.1f\n",
       from_s, to_s, mean(with.pressure), noise_with, mean(without.pressure), noise_without,
       noise_without / noise_with);
-  // Measured at 1500 particles: 3.7-3.9 (5.0 with a window of 2 steps, 3.1 with 16). Below the tank's factor: at
-  // 7 particles across the probe's support the Shepard average also samples particles sliding past it, a
+  // Measured at 1500 particles: 3.7-3.9 (5.0 with a window of 2 steps, 3.1 with 16). Below the tank's factor:
+  // at 7 particles across the probe's support the Shepard average also samples particles sliding past it, a
   // noise of the flow that diffusion does not remove. 3 holds with margin; no diffusion at all gives 1.
   EXPECT_GT(noise_without, 3.0 * noise_with);
   // The diffusion removes noise, not load: the mean impact pressure moves by 2.6-4 % (measured). 10 % allows

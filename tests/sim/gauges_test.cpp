@@ -249,7 +249,7 @@ TEST(TimeScheduleTest, TakesTheFirstStepAtOrAfterEachMultiple) {
   EXPECT_TRUE(schedule.take(0.55));  // a long step passes 0.3, 0.4 and 0.5: one event, the next at 0.6
   EXPECT_NEAR(schedule.next_time_s(), 0.6, 1e-12);
   EXPECT_TRUE(schedule.take(0.1 * 3 * 2));  // 0.6000000000000001
-  EXPECT_EQ(as_written(0.001f), 0.001);  // the float 0.0010000000475 as the scene wrote it
+  EXPECT_EQ(as_written(0.001f), 0.001);     // the float 0.0010000000475 as the scene wrote it
   TimeSchedule off;
   EXPECT_FALSE(off.take(1.0));
 }

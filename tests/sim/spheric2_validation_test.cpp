@@ -15,8 +15,9 @@
 namespace surge {
 namespace {
 
-// Samples every 1 ms from 1 ms to `end`: H1-H3 dry until their arrival time, then 2 cm rising to 0.1 m in 40 ms;
-// H4 0.55 m falling linearly to 0.1 m at 1 s; P1-P8 a pulse from 0.441 to 0.459 s, when the water reaches the box.
+// Samples every 1 ms from 1 ms to `end`: H1-H3 dry until their arrival time, then 2 cm rising to 0.1 m in 40
+// ms; H4 0.55 m falling linearly to 0.1 m at 1 s; P1-P8 a pulse from 0.441 to 0.459 s, when the water reaches
+// the box.
 GaugeSeries synthetic(double end, double h3, double h2, double h1) {
   GaugeSeries s;
   for (const char* n : kSpheric2Levels) s.names.push_back(n);
@@ -118,7 +119,8 @@ TEST(Spheric2Validation, ReadsTheRecordersCsvNanIncluded) {
 }
 
 TEST(Spheric2Validation, GeometryFromTheScene) {
-  const Scene scene = load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / "spheric2_dam_break.toml");
+  const Scene scene =
+      load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / "spheric2_dam_break.toml");
   const Spheric2Geometry g = spheric2_geometry(scene);
   EXPECT_NEAR(g.face_x, 1.992, 1e-6);
   EXPECT_NEAR(g.depth, 0.55, 1e-6);

@@ -2,9 +2,17 @@
 // docs/scenes.md gives. Each fills its part of the Scene or throws SceneError.
 #pragma once
 
+#include <string_view>
+
 #include "sim/scene/toml_reader.h"
 
 namespace surge {
+
+// Fails `table` when its extent [low, high] along `axis` leaves the domain (beyond a micron per metre of
+// tank): "WHAT is not inside the domain: its x extent DETAIL[low, high] m leaves ...". For fluid blocks and
+// solids (read_fluid.cpp).
+void check_extent_in_domain(const TableReader& table, const Scene& scene, int axis, double low, double high,
+                            std::string_view what, std::string_view detail);
 
 // SPH fluids (read_fluid.cpp).
 void read_resolution(const TableReader& resolution, Scene& scene);

@@ -10,6 +10,22 @@
 
 namespace surge {
 
+void check_extent_in_domain(const TableReader& table, const Scene& scene, int axis, double low, double high,
+                            std::string_view what, std::string_view detail) {
+  const Vec3f extent = scene.domain_max - scene.domain_min;
+  // A sphere written to touch a wall (centre 0.99, radius 0.01, wall 1) overshoots it by a rounding error;
+  // a micron per metre of tank forgives that and nothing a user could mean.
+  const double tolerance = 1e-6 * std::max({extent.x, extent.y, extent.z});
+  const float domain_low = component(scene.domain_min, axis);
+  const float domain_high = component(scene.domain_max, axis);
+  if (low < domain_low - tolerance || high > domain_high + tolerance) {
+    table.fail_table(std::string(what) + " is not inside the domain: its " + kAxisNames[axis] + " extent " +
+                     std::string(detail) + "[" + format_derived(low) + ", " + format_derived(high) +
+                     "] m leaves the domain's [" + format_number(domain_low) + ", " +
+                     format_number(domain_high) + "] m");
+  }
+}
+
 namespace {
 
 constexpr std::array<std::string_view, 2> kKernels = {"cubic_spline", "wendland_c2"};
@@ -17,23 +33,12 @@ constexpr std::array<std::string_view, 2> kShapes = {"box", "sphere"};
 
 void check_inside_domain(const TableReader& block_table, const FluidBlock& block, const Scene& scene) {
   const bool sphere = block.shape == FluidBlock::Shape::sphere;
-  const Vec3f extent = scene.domain_max - scene.domain_min;
-  // A sphere written to touch a wall (centre 0.99, radius 0.01, wall 1) overshoots it by a rounding error;
-  // a micron per metre of tank forgives that and nothing a user could mean.
-  const double tolerance = 1e-6 * std::max({extent.x, extent.y, extent.z});
   for (int axis = 0; axis < 3; ++axis) {
     const double low =
         sphere ? double(component(block.center, axis)) - block.radius : component(block.min, axis);
     const double high =
         sphere ? double(component(block.center, axis)) + block.radius : component(block.max, axis);
-    const float domain_low = component(scene.domain_min, axis);
-    const float domain_high = component(scene.domain_max, axis);
-    if (low < domain_low - tolerance || high > domain_high + tolerance) {
-      block_table.fail_table(std::string("block is not inside the domain: its ") + kAxisNames[axis] +
-                             " extent " + (sphere ? "(centre +- radius) " : "") + "[" + format_derived(low) +
-                             ", " + format_derived(high) + "] m leaves the domain's [" +
-                             format_number(domain_low) + ", " + format_number(domain_high) + "] m");
-    }
+    check_extent_in_domain(block_table, scene, axis, low, high, "block", sphere ? "(centre +- radius) " : "");
   }
 }
 

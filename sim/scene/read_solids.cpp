@@ -126,19 +126,9 @@ ReadShape read_shape(const TableReader& table, const std::string& shape, Scene& 
 
 void check_inside_domain(const TableReader& table, const Solid& solid, const Scene& scene) {
   const Aabb bounds = solid.bounds();
-  const Vec3f extent = scene.domain_max - scene.domain_min;
-  // As for fluid blocks: a micron per metre of tank forgives a face written on a wall.
-  const double tolerance = 1e-6 * std::max({extent.x, extent.y, extent.z});
-  for (int axis = 0; axis < 3; ++axis) {
-    const double low = axis_of(bounds.min, axis), high = axis_of(bounds.max, axis);
-    const float domain_low = component(scene.domain_min, axis);
-    const float domain_high = component(scene.domain_max, axis);
-    if (low < domain_low - tolerance || high > domain_high + tolerance)
-      table.fail_table(std::string("the solid is not inside the domain: its ") + kAxisNames[axis] +
-                       " extent [" + format_derived(low) + ", " + format_derived(high) +
-                       "] m leaves the domain's [" + format_number(domain_low) + ", " +
-                       format_number(domain_high) + "] m");
-  }
+  for (int axis = 0; axis < 3; ++axis)
+    check_extent_in_domain(table, scene, axis, axis_of(bounds.min, axis), axis_of(bounds.max, axis),
+                           "the solid", "");
 }
 
 SolidSettings read_solid(const TableReader& table, Scene& scene) {

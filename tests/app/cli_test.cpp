@@ -1013,3 +1013,35 @@ TEST_F(Cli, EveryTimeFramesLandAtTheirTimes) {
   }
   EXPECT_NE(surge({"run", "tiny.toml", "--every", "2", "--every-time", "0.1"}).exit_code, 0);
 }
+
+// A [[solid]] in the tiny tank: `surge run` places it (its boundary particles join the walls'), and each bad
+// solid is refused before anything is written, naming its line and key.
+const std::string kSolid = R"(
+[[solid]]
+shape = "box"
+min = [0.1, 0.0, 0.0]
+max = [0.14, 0.1, 0.04]
+)";
+
+TEST_F(Cli, RunPlacesASolidAndRefusesBadOnes) {
+  write("plain.toml", kTinyScene);
+  write("solid.toml", kTinyScene + kSolid);
+  const Result plain = surge({"run", "plain.toml", "--backend", "cpu", "--steps", "2", "--every", "0"});
+  const Result solid = surge({"run", "solid.toml", "--backend", "cpu", "--steps", "2", "--every", "0"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  ASSERT_EQ(solid.exit_code, 0) << solid.err;
+  const auto boundary_count = [](const std::string& out) {
+    std::smatch match;
+    EXPECT_TRUE(std::regex_search(out, match, std::regex(" fluid \\+ ([0-9,]+) boundary"))) << out;
+    return std::stol(std::regex_replace(match.size() > 1 ? match[1].str() : "0", std::regex(","), ""));
+  };
+  EXPECT_GT(boundary_count(solid.out), boundary_count(plain.out)) << solid.out;
+
+  const std::string text = kTinyScene + kSolid;
+  expect_rejected(replace_line(text, "max = [0.14, 0.1, 0.04]", "max = [0.24, 0.1, 0.04]"),
+                  line_of(text, "[[solid]]"), "solid[0]");
+  expect_rejected(replace_line(text, "shape = \"box\"\nmin = [0.1", "shape = \"cone\"\nmin = [0.1"),
+                  line_of(text, "[[solid]]") + 1, "solid[0].shape");
+  const std::string mesh = kTinyScene + "\n[[solid]]\nshape = \"mesh\"\nfile = \"missing.obj\"\n";
+  expect_rejected(mesh, line_of(mesh, "missing.obj"), "solid[0].file");
+}

@@ -10,7 +10,7 @@ namespace surge {
 
 // Fails `table` when its extent [low, high] along `axis` leaves the domain (beyond a micron per metre of
 // tank): "WHAT is not inside the domain: its x extent DETAIL[low, high] m leaves ...". For fluid blocks and
-// solids (read_fluid.cpp).
+// grain blocks and solids (read_fluid.cpp).
 void check_extent_in_domain(const TableReader& table, const Scene& scene, int axis, double low, double high,
                             std::string_view what, std::string_view detail);
 

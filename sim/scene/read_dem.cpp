@@ -23,8 +23,6 @@ void reject_for(const TableReader& table, std::string_view key, const std::strin
 }
 
 void check_grains_inside_domain(const TableReader& table, const GrainBlock& block, const Scene& scene) {
-  const Vec3f extent = scene.domain_max - scene.domain_min;
-  const double tolerance = 1e-6 * std::max({extent.x, extent.y, extent.z});
   for (int axis = 0; axis < 3; ++axis) {
     double low = component(block.min, axis), high = component(block.max, axis);
     if (block.shape == GrainBlock::Shape::sphere) {
@@ -33,13 +31,7 @@ void check_grains_inside_domain(const TableReader& table, const GrainBlock& bloc
     } else if (block.shape == GrainBlock::Shape::lattice) {
       high = low;  // the lattice's far side depends on the grain count; build_dem_setup checks it
     }
-    const float domain_low = component(scene.domain_min, axis);
-    const float domain_high = component(scene.domain_max, axis);
-    if (low < domain_low - tolerance || high > domain_high + tolerance) {
-      table.fail_table(std::string("block is not inside the domain: its ") + kAxisNames[axis] + " extent [" +
-                       format_derived(low) + ", " + format_derived(high) + "] m leaves the domain's [" +
-                       format_number(domain_low) + ", " + format_number(domain_high) + "] m");
-    }
+    check_extent_in_domain(table, scene, axis, low, high, "block", "");
   }
 }
 

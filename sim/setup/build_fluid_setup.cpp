@@ -21,15 +21,11 @@ namespace surge {
 namespace {
 
 // Whether a lattice site lies in a solid ([[solid]]), where there is no fluid: those sites are the solid's
-// boundary particles or its interior. The bounds test first keeps meshes off most of the lattice.
+// boundary particles or its interior (fluid_site_blocked tests the bounds first, which keeps meshes off most
+// of the lattice).
 bool in_a_solid(const Scene& scene, Vec3f site) {
-  for (const SolidSettings& solid : scene.solids) {
-    const Aabb bounds = solid.solid->bounds();
-    if (site.x < bounds.min.x || site.y < bounds.min.y || site.z < bounds.min.z || site.x > bounds.max.x ||
-        site.y > bounds.max.y || site.z > bounds.max.z)
-      continue;
+  for (const SolidSettings& solid : scene.solids)
     if (fluid_site_blocked(*solid.solid, site, 0.0)) return true;
-  }
   return false;
 }
 
@@ -155,7 +151,7 @@ float rest_lattice_sum(const Scene& scene, double spacing, const Kernel& kernel,
       for (long i = first[0]; i <= last[0]; ++i) {
         const Vec3f site{float(lo[0] + (i + 0.5) * spacing), float(lo[1] + (j + 0.5) * spacing),
                          float(lo[2] + (k + 0.5) * spacing)};
-        if (!scene.solids.empty() && in_a_solid(scene, site)) continue;
+        if (in_a_solid(scene, site)) continue;
         sum += kernel.value(std::sqrt(length_squared(site - x_b)));
       }
   return sum;

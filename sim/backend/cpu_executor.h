@@ -149,6 +149,18 @@ class CpuExecutor {
     return index_.sorted_order().data();
   }
 
+  // A second index, over the wall particles, for scenes whose solids move (sim/sph/solid_bodies.h): built
+  // every step after the solids are placed. Stable, as the fluid's.
+  void build_boundary_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
+    boundary_index_.build(grid, std::span<const Vec4f>(positions.data(), n));
+  }
+  const std::uint32_t* boundary_cell_start() const {
+    return boundary_index_.cell_start().data();
+  }
+  const std::uint32_t* boundary_sorted_order() const {
+    return boundary_index_.sorted_order().data();
+  }
+
   // Neighbour lists (CSR) of every particle, fluid and wall, from the cells: the iterative solvers visit each
   // particle's neighbourhood ten or more times per step, and a list visits ~35 neighbours where the 27 cells
   // hold ~200 candidates. Built in two passes: count, then (after a scan) fill.
@@ -269,6 +281,7 @@ class CpuExecutor {
   }
 
   CpuCellIndex index_;
+  CpuCellIndex boundary_index_;
   std::vector<std::uint32_t> fluid_list_start_, fluid_list_, boundary_list_start_, boundary_list_;
   std::vector<Vec4f> fluid_gradient_, boundary_gradient_;
   bool gradients_cached_ = false;

@@ -240,6 +240,13 @@ class CudaExecutor {
   const std::uint32_t* cell_start() const { return index_.d_cell_start(); }
   // sorted_order()[k]: the particle (as they stood at build_index) that is k-th in cell order.
   const std::uint32_t* sorted_order() const { return index_.d_sorted_order(); }
+  // A second index, over the wall particles, for scenes whose solids move (sim/sph/solid_bodies.h): built
+  // every step after the solids are placed, by the stable radix sort (the CPU's order, for any index_build).
+  void build_boundary_index(const GridGeometry& grid, const Buffer<Vec4f>& positions, std::uint32_t n) {
+    boundary_index_.build(grid, positions.data(), n, IndexBuild::radix_sort, stream_);
+  }
+  const std::uint32_t* boundary_cell_start() const { return boundary_index_.d_cell_start(); }
+  const std::uint32_t* boundary_sorted_order() const { return boundary_index_.d_sorted_order(); }
   // Neighbours come from the cells on the GPU: a list would cost more memory traffic than the candidate tests
   // it saves (docs/perf/).
   void build_neighbor_lists(const GridGeometry&, const CellIndexView&, const CellIndexView&, std::uint32_t,
@@ -386,6 +393,7 @@ class CudaExecutor {
   IndexBuild index_build_;
   bool reorder_;
   GpuCellIndex index_;
+  GpuCellIndex boundary_index_;
   std::uint32_t sorted_count_ = 0;
   DeviceBuffer<double> result_;
   DeviceBuffer<unsigned char> temp_;

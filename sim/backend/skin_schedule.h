@@ -93,6 +93,10 @@ inline SphSetup with_skin_grid(const SphSetup& setup, float skin) {
   for (std::size_t k = 0; k < setup.boundary.size(); ++k)
     coarse.boundary[k] = setup.boundary[index.sorted_order()[k]];
   coarse.boundary_cell_start = index.cell_start();
+  // The solids name their particles by place in `boundary`: follow them to their new places.
+  std::vector<std::uint32_t> place_of(setup.boundary.size());
+  for (std::size_t k = 0; k < place_of.size(); ++k) place_of[index.sorted_order()[k]] = std::uint32_t(k);
+  for (std::uint32_t& member : coarse.solids.boundary_index) member = place_of[member];
   return coarse;
 }
 

@@ -34,7 +34,16 @@ struct CellIndexView {
   // Optional, with the lists: grad_i W(x_i - x_j) of every listed pair, cached while positions stand still
   // (the DFSPH solves); null when positions move between list builds (PBF).
   const Vec4f* list_gradient = nullptr;
+  // Optional, for wall particles: their velocities, parallel to `positions` (a moving solid's particles);
+  // null where every particle stands still.
+  const Vec4f* velocities = nullptr;
 };
+
+// A wall particle b's velocity: a moving solid's particles carry theirs beside their positions (the view's
+// `velocities`); the tank's walls and fixed solids stand still.
+SURGE_HD Vec3f boundary_velocity(const CellIndexView& boundary, std::uint32_t b) {
+  return boundary.velocities != nullptr ? xyz(boundary.velocities[b]) : Vec3f{};
+}
 
 // Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
 // when it is in the index (r2 = 0). j indexes index.positions (and the arrays parallel to it).

@@ -28,13 +28,7 @@ std::string reason_of_errno() {
 std::vector<std::string> GaugeRecorder::columns(const std::vector<GaugeDefinition>& gauges, bool filtered) {
   std::vector<std::string> names{"time_s"};
   for (const GaugeDefinition& gauge : gauges) {
-    std::vector<std::string> own;
-    if (gauge.kind == GaugeKind::velocity) {
-      own = {gauge.name + "_x", gauge.name + "_y", gauge.name + "_z"};
-    } else {
-      own = {gauge.name};
-    }
-    for (const std::string& name : own) {
+    for (const std::string& name : gauge_columns(gauge.kind, gauge.name)) {
       names.push_back(name);
       if (filtered) names.push_back(name + "_filtered");
     }

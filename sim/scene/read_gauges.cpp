@@ -1,6 +1,7 @@
 // [[gauge]] blocks and the [gauges] table of the SPH solvers (docs/scenes.md, "Gauges"): probes of
 // pressure, water level and velocity, sampled every `every_time` simulated seconds (sim/sph/gauges.h,
 // sim/io/gauge_recorder.h).
+#include <algorithm>
 #include <array>
 #include <set>
 #include <string>
@@ -32,8 +33,8 @@ constexpr std::array kGaugeParameters = {
               .default_note = "0 (no filter)"},
 };
 
-constexpr std::array<std::string_view, 3> kKinds = {kGaugeKindNames[0], kGaugeKindNames[1],
-                                                    kGaugeKindNames[2]};
+constexpr std::array<std::string_view, 5> kKinds = {
+    kGaugeKindNames[0], kGaugeKindNames[1], kGaugeKindNames[2], kGaugeKindNames[3], kGaugeKindNames[4]};
 
 // A CSV column name: letters, digits, '_', '-', '.', so no quoting is ever needed.
 bool is_column_name(const std::string& name) {
@@ -56,7 +57,8 @@ void check_inside(const TableReader& table, std::string_view key, int axis, floa
 }
 
 GaugeDefinition read_gauge(const TableReader& table, const Scene& scene) {
-  static constexpr std::array<std::string_view, 7> kKeys = {"name", "type", "position", "x", "y", "z0", "z1"};
+  static constexpr std::array<std::string_view, 8> kKeys = {"name", "type", "position", "x",
+                                                            "y",    "z0",   "z1",       "solid"};
   table.reject_unknown_keys(kKeys);
   GaugeDefinition gauge;
   gauge.line = table.table_line();
@@ -67,11 +69,28 @@ GaugeDefinition read_gauge(const TableReader& table, const Scene& scene) {
                "CSV column), got \"" +
                    gauge.name + "\"");
   }
-  const std::string type =
-      table.required(table.choice("type", kKinds), "type", "\"pressure\", \"level\" or \"velocity\"");
-  gauge.kind = type == "level"      ? GaugeKind::level
-               : type == "velocity" ? GaugeKind::velocity
-                                    : GaugeKind::pressure;
+  const std::string type = table.required(table.choice("type", kKinds), "type",
+                                          "\"pressure\", \"level\", \"velocity\", \"force\" or \"body\"");
+  gauge.kind = GaugeKind(std::find(kKinds.begin(), kKinds.end(), type) - kKinds.begin());
+
+  // Force and body gauges read a [[solid]], named by `solid`, and no point.
+  if (gauge.kind == GaugeKind::force || gauge.kind == GaugeKind::body) {
+    for (std::string_view key : {"position", "x", "y", "z0", "z1"})
+      if (table.has(key)) table.fail(key, "does not apply to a \"" + type + "\" gauge (it takes solid)");
+    const std::string solid = table.required(table.string("solid"), "solid", "the name of a [[solid]] block");
+    std::string names;
+    for (std::size_t k = 0; k < scene.solids.size(); ++k) {
+      if (scene.solids[k].name == solid) {
+        gauge.solid = std::uint32_t(k);
+        return gauge;
+      }
+      names += (names.empty() ? "\"" : ", \"") + scene.solids[k].name + "\"";
+    }
+    table.fail("solid",
+               "no [[solid]] is named \"" + solid + "\"" +
+                   (names.empty() ? std::string(" (the scene has none)") : " (the solids: " + names + ")"));
+  }
+  if (table.has("solid")) table.fail("solid", "applies to \"force\" and \"body\" gauges only");
 
   // A key of another type is a mistake the user should hear about, not a value silently ignored.
   const bool level = gauge.kind == GaugeKind::level;
@@ -104,12 +123,6 @@ GaugeDefinition read_gauge(const TableReader& table, const Scene& scene) {
   return gauge;
 }
 
-// The CSV columns a gauge writes (GaugeRecorder's header).
-std::vector<std::string> columns_of(const GaugeDefinition& gauge) {
-  if (gauge.kind != GaugeKind::velocity) return {gauge.name};
-  return {gauge.name + "_x", gauge.name + "_y", gauge.name + "_z"};
-}
-
 }  // namespace
 
 std::span<const ParameterSpec<GaugeOutput>> gauge_parameter_specs() {
@@ -138,7 +151,7 @@ void read_gauges(const TableReader& top, Scene& scene) {
                                std::to_string(earlier.line) + "); names are CSV columns and must be unique");
       }
     }
-    for (const std::string& column : columns_of(gauge)) {
+    for (const std::string& column : gauge_columns(gauge.kind, gauge.name)) {
       if (!columns.insert(column).second)
         table.fail("name", "the gauge's CSV column \"" + column + "\" is already another gauge's");
     }
@@ -162,9 +175,19 @@ void read_gauges(const TableReader& top, Scene& scene) {
 }
 
 void check_gauges_for_solver(const Scene& scene) {
-  if (scene.solver != SolverKind::pbf) return;
+  if (scene.solver == SolverKind::wcsph) return;
   for (std::size_t i = 0; i < scene.gauges.size(); ++i) {
     const GaugeDefinition& gauge = scene.gauges[i];
+    if (gauge.kind == GaugeKind::force) {
+      const std::string key = "gauge[" + std::to_string(i) + "].type";
+      const int line = scene.line_of(key);
+      throw SceneError(scene.path, line > 0 ? line : gauge.line, key,
+                       "a force gauge (\"" + gauge.name +
+                           "\") needs solver = \"wcsph\": it sums WCSPH's wall pressure terms; " +
+                           std::string(solver_name(scene.solver)) +
+                           "'s wall pressures are its solve's multipliers");
+    }
+    if (scene.solver != SolverKind::pbf) continue;
     if (gauge.kind != GaugeKind::pressure) continue;
     const std::string key = "gauge[" + std::to_string(i) + "].type";
     const int line = scene.line_of(key);

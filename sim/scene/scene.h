@@ -15,6 +15,7 @@
 #include "sim/dem/dem_scene.h"
 #include "sim/geometry/solid.h"
 #include "sim/nbody/nbody_scene.h"
+#include "sim/sph/body_motion.h"
 #include "sim/sph/fluid_scene_keys.h"
 #include "sim/sph/gauge.h"
 #include "sim/sph/kernels.h"
@@ -60,13 +61,19 @@ struct EmitterSettings {
   int line = 0;            // line of the table in the scene file
 };
 
-// [[solid]]: a fixed obstacle in the fluid (sim/geometry), placed in the world. Setup leaves the fluid out of
-// its volume and samples its surface into boundary particles, on the fluid's lattice, like the walls.
+// [[solid]]: an obstacle in the fluid (sim/geometry), placed in the world; fixed, moving by a prescribed
+// motion, or floating (sim/sph/body_motion.h). Setup leaves the fluid out of its volume and samples its
+// surface into boundary particles, on the fluid's lattice, like the walls.
 struct SolidSettings {
+  std::string name;                    // unique; names its gauges' columns ("solid0", ... unless given)
   std::string shape;                   // "box", "sphere", "cylinder" or "mesh", as the file names it
   std::filesystem::path mesh_file;     // a mesh's file, resolved against the scene file's folder
   std::shared_ptr<const Solid> solid;  // shared: a Scene is copied (the viewer restarts from it)
   int layers = 0;                      // boundary particle layers behind its surface
+  Vec3d center{};                      // where the scene placed it: the reference point of its motion [m]
+  BodyMotion motion;                   // kind and prescribed constants, SI units and radians
+  std::vector<MotionTableRow> table;   // motion = "table": the CSV's rows
+  double density = 0;                  // motion = "floating" [kg/m^3]
   int line = 0;                        // line of the table in the scene file
 };
 
@@ -122,6 +129,9 @@ struct Scene : FluidSceneKeys {
 // A pressure gauge in a scene whose solver (perhaps set by --solver after loading) has no physical pressure
 // (PBF): throws SceneError at the gauge's line.
 void check_gauges_for_solver(const Scene& scene);
+// Floating solids and force gauges need WCSPH (read_solids.cpp): the incompressible solvers' wall
+// pressures are their solves' multipliers, and their two-way coupling is not built.
+void check_solids_for_solver(const Scene& scene);
 
 // Reads, checks and returns a scene. Throws SceneError naming file, line, key and what was expected.
 Scene load_scene(const std::filesystem::path& file);

@@ -157,6 +157,74 @@ float rest_lattice_sum(const Scene& scene, double spacing, const Kernel& kernel,
   return sum;
 }
 
+SymMat3f to_symmetric(const Mat3d& m) {
+  return {float(m.m[0][0]), float(m.m[1][1]), float(m.m[2][2]),
+          float(m.m[0][1]), float(m.m[0][2]), float(m.m[1][2])};
+}
+
+Mat3d inverse(const Mat3d& a) {
+  const auto& m = a.m;
+  const double det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+                     m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                     m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+  Mat3d r;
+  r.m[0][0] = (m[1][1] * m[2][2] - m[1][2] * m[2][1]) / det;
+  r.m[0][1] = (m[0][2] * m[2][1] - m[0][1] * m[2][2]) / det;
+  r.m[0][2] = (m[0][1] * m[1][2] - m[0][2] * m[1][1]) / det;
+  r.m[1][0] = (m[1][2] * m[2][0] - m[1][0] * m[2][2]) / det;
+  r.m[1][1] = (m[0][0] * m[2][2] - m[0][2] * m[2][0]) / det;
+  r.m[1][2] = (m[0][2] * m[1][0] - m[0][0] * m[1][2]) / det;
+  r.m[2][0] = (m[1][0] * m[2][1] - m[1][1] * m[2][0]) / det;
+  r.m[2][1] = (m[0][1] * m[2][0] - m[0][0] * m[2][1]) / det;
+  r.m[2][2] = (m[0][0] * m[1][1] - m[0][1] * m[1][0]) / det;
+  return r;
+}
+
+// Solid k as a body (sim/sph/solid_bodies.h): its particles, walls [first, last) before the sort, at
+// place_of[] after it. A floating body takes its mass, centre of mass and inertia from its shape and density
+// (the analytic volume, not the particles': the buoyancy the fluid exerts is that of the shape too), and
+// contact springs stiff enough that resting on the floor presses it in by a few per cent of a spacing:
+// k = 0.1 m_p c0^2 / dp^2 per particle pair (m_p its mass over its particles), with half-critical damping.
+void add_solid_body(const SolidSettings& solid, std::uint32_t k, std::size_t first, std::size_t last,
+                    const std::vector<std::uint32_t>& place_of, SphSetup& setup) {
+  SolidBodiesSetup& solids = setup.solids;
+  SolidBodySetup body;
+  body.name = solid.name;
+  body.motion = solid.motion;
+  Vec3d center = solid.center;
+  const std::uint32_t count = std::uint32_t(last - first);
+  if (body.motion.kind == MotionKind::floating) {
+    const MassProperties mass = solid.solid->mass_properties(solid.density);
+    center = mass.center_of_mass;
+    body.motion.mass = float(mass.mass);
+    body.motion.inertia = to_symmetric(mass.inertia);
+    body.motion.inverse_inertia = to_symmetric(inverse(mass.inertia));
+    const double spacing = setup.params.spacing, c0 = setup.params.speed_of_sound;
+    const double particle_mass = mass.mass / double(count);
+    const double stiffness = 0.1 * particle_mass * c0 * c0 / (spacing * spacing);
+    body.motion.contact_stiffness = float(stiffness);
+    body.motion.contact_damping = float(std::sqrt(stiffness * particle_mass));
+  }
+  const Vec3f c0{float(center.x), float(center.y), float(center.z)};
+  body.motion.rest_center = c0;
+  body.initial.center = c0;
+  if (body.motion.kind == MotionKind::table) {
+    body.motion.table_first = std::uint32_t(solids.table.size());
+    body.motion.table_rows = std::uint32_t(solid.table.size());
+    solids.table.insert(solids.table.end(), solid.table.begin(), solid.table.end());
+  }
+  body.first = std::uint32_t(solids.offset.size());
+  body.count = count;
+  for (std::size_t w = first; w < last; ++w) {
+    const std::uint32_t place = place_of[w];
+    const Vec4f x = setup.boundary[place];
+    solids.offset.push_back(make_vec4(xyz(x) - c0, x.w));
+    solids.boundary_index.push_back(place);
+    solids.body.push_back(k);
+  }
+  solids.bodies.push_back(std::move(body));
+}
+
 }  // namespace
 
 SphSetup build_setup(const Scene& scene, long particles_override) {
@@ -303,8 +371,10 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
   std::vector<Vec4f> walls = place_wall_particles(scene, spacing);
   const Vec3d lattice_origin{scene.domain_min.x + 0.5 * spacing, scene.domain_min.y + 0.5 * spacing,
                              scene.domain_min.z + 0.5 * spacing};
+  std::vector<std::size_t> solid_first(scene.solids.size() + 1);
   for (std::size_t k = 0; k < scene.solids.size(); ++k) {
     const SolidSettings& solid = scene.solids[k];
+    solid_first[k] = walls.size();
     std::size_t kept = 0;
     for (Vec3f site : sample_solid_lattice(*solid.solid, spacing, solid.layers, lattice_origin)) {
       if (site.x < scene.domain_min.x || site.y < scene.domain_min.y || site.z < scene.domain_min.z ||
@@ -320,6 +390,7 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
                            " m: expected a solid at least one spacing thick, or a "
                            "smaller spacing");
   }
+  solid_first[scene.solids.size()] = walls.size();
   CpuCellIndex wall_index;
   wall_index.build(grid, walls);
   setup.boundary.resize(walls.size());
@@ -341,6 +412,11 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
     return 0;
   });
   for (std::size_t b = 0; b < volume.size(); ++b) setup.boundary[b].w = volume[b];
+
+  std::vector<std::uint32_t> place_of(walls.size());
+  for (std::size_t k = 0; k < walls.size(); ++k) place_of[wall_index.sorted_order()[k]] = std::uint32_t(k);
+  for (std::size_t k = 0; k < scene.solids.size(); ++k)
+    add_solid_body(scene.solids[k], std::uint32_t(k), solid_first[k], solid_first[k + 1], place_of, setup);
   return setup;
 }
 

@@ -71,7 +71,8 @@ SURGE_HD DfsphFactor dfsph_factor(const Kernel& kernel, const SphParameters& par
   return {response > 1e-30f ? 1.0f / response : 0.0f, count, density};
 }
 
-// D rho_i / Dt = sum_j m (v_i - v_j) . grad W_ij + sum_b rho0 V_b v_i . grad W_ib   (continuity equation)
+// D rho_i / Dt = sum_j m (v_i - v_j) . grad W_ij + sum_b rho0 V_b (v_i - v_b) . grad W_ib   (continuity
+// equation; v_b = 0 but on a moving solid)
 template <typename Kernel>
 SURGE_HD float density_rate(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
                             const CellIndexView& fluid, const Vec4f* velocity, const CellIndexView& boundary,
@@ -85,7 +86,7 @@ SURGE_HD float density_rate(const Kernel& kernel, const SphParameters& params, c
   });
   float boundary_sum = 0.0f;
   for_each_neighbor_gradient_of(grid, boundary, i, x_i, support2, kernel, [&](std::uint32_t b, Vec3f grad) {
-    boundary_sum += boundary.positions[b].w * dot(v_i, grad);
+    boundary_sum += boundary.positions[b].w * dot(v_i - boundary_velocity(boundary, b), grad);
   });
   return params.particle_mass * fluid_sum + params.rest_density * boundary_sum;
 }

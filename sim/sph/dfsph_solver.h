@@ -34,6 +34,7 @@ class DfsphSolver : public FluidSolver<Exec> {
 
   DfsphSolver(Exec& exec, const SphSetup& setup, const DfsphParameters& dfsph)
       : FluidSolver<Exec>(exec, setup), dfsph_(dfsph) {
+    refuse_floating_solids(setup, "dfsph");
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(factor_, n);
     exec.allocate(excess_, n);
@@ -113,6 +114,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     s.guide_through_nozzle(dt);
     integrate(dt);
     s.finish_step(dt);
+    s.solids.advance(s.status.time_s, dt, s.params.gravity);
     exec.end();
     exec.count_step();
   }

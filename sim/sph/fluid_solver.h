@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -70,6 +72,7 @@ class FluidSolver {
     gauge_count_ = std::uint32_t(probes.size());
     gauge_values_count_ = gauge_value_total(probes);
     if (gauge_count_ == 0) return;
+    host_probes_ = probes;
     fluid_.exec.upload(gauge_probes_, probes, "gauge probes");
     fluid_.exec.allocate(gauge_values_, gauge_values_count_);
   }
@@ -95,6 +98,13 @@ class FluidSolver {
     fluid_.exec.for_each(gauge_count_, [=] SURGE_LAMBDA(std::uint32_t g) {
       sample_gauge(kernel, p, grid, fields, probes[g], values);
     });
+    // Force and body gauges are the solids' sums, a pass over each solid's particles (solid_bodies.h).
+    const FluidFields fluid{fields.fluid, fields.velocity, fields.density, fields.pressure};
+    for (const GaugeProbe& probe : host_probes_) {
+      if (probe.kind == GaugeKind::force)
+        fluid_.solids.sample_force(kernel, p, grid, fluid, probe.solid, values + probe.first_value);
+      if (probe.kind == GaugeKind::body) fluid_.solids.sample_body(probe.solid, values + probe.first_value);
+    }
   }
 
  protected:
@@ -109,10 +119,21 @@ class FluidSolver {
 
   FluidState<Exec> fluid_;
   std::size_t static_count_;
+  std::vector<GaugeProbe> host_probes_;
   typename Exec::template Buffer<GaugeProbe> gauge_probes_;
   typename Exec::template Buffer<float> gauge_values_;
   std::uint32_t gauge_count_ = 0, gauge_values_count_ = 0;
 };
+
+// The incompressible solvers move prescribed solids but do not couple floating ones (their wall pressures are
+// their solves' multipliers): the scene check says so at the solid's line (check_solids_for_solver); this is
+// the solver's own guard, for a setup made some other way.
+inline void refuse_floating_solids(const SphSetup& setup, std::string_view solver) {
+  if (setup.solids.any(MotionKind::floating))
+    throw std::invalid_argument(
+        std::string(solver) +
+        " does not couple floating solids (solver wcsph does): make them fixed or moving");
+}
 
 // The parameters of the incompressible solvers (DFSPH, PBF): the fluid keys the solver uses (the weakly
 // compressible ones, such as the equation of state and the artificial viscosity, are WCSPH's only), then

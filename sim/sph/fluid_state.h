@@ -10,6 +10,7 @@
 #include "sim/core/particle_frame.h"
 #include "sim/core/step_status.h"
 #include "sim/index/neighbor_loop.h"
+#include "sim/sph/solid_bodies.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_physics.h"
 
@@ -28,7 +29,8 @@ struct FluidState {
         grid(setup.grid),
         n(std::uint32_t(setup.fluid.size())),
         capacity(std::uint32_t(setup.capacity())),
-        emitter(setup.emitter) {
+        emitter(setup.emitter),
+        solids(executor, setup) {
     exec.upload(position, setup.fluid.position, capacity, "initial fluid particles");
     exec.upload(velocity, setup.fluid.velocity, capacity, "initial fluid particles");
     exec.upload(id, setup.fluid.id, capacity, "initial fluid particles");
@@ -111,8 +113,11 @@ struct FluidState {
   // Sorts the particles by cell; `carried` are the solver's own per-particle arrays that move with them.
   // An executor that keeps particles in creation order (the memory-order lesson) leaves them in place and
   // the views read neighbours through the sorted order.
+  // Moving solids are placed first (sim/sph/solid_bodies.h): the walls' index and the lists see them where
+  // this step has them.
   template <typename... Carried>
   void sort_by_cell(Buffer<Carried>&... carried) {
+    solids.place(grid, boundary);
     exec.build_index(grid, position, n + pending, device_count);
     exec.reorder(position, vec4_scratch);
     exec.reorder(velocity, vec4_scratch);
@@ -120,7 +125,7 @@ struct FluidState {
     (reorder_carried(carried), ...);
     if (neighbor_lists)
       exec.build_neighbor_lists(grid, cell_view(position.data(), exec.cell_start(), exec.neighbor_order()),
-                                cell_view(boundary.data(), boundary_cell_start.data()), n, params.support);
+                                wall_cells(), n, params.support);
   }
 
   // Views for the physics: through the executor's neighbour lists where it keeps them (the CPU), else cells
@@ -134,7 +139,7 @@ struct FluidState {
     return view;
   }
   CellIndexView boundary_view() const {
-    CellIndexView view = cell_view(boundary.data(), boundary_cell_start.data());
+    CellIndexView view = wall_cells();
     if (!neighbor_lists) return view;
     view.list_start = exec.boundary_list_start();
     view.list = exec.boundary_list();
@@ -229,6 +234,7 @@ struct FluidState {
   Buffer<float> density, pressure, float_scratch;
   Buffer<Vec4f> boundary;
   Buffer<std::uint32_t> boundary_cell_start;
+  SolidBodies<Exec> solids;  // the [[solid]]s as bodies; declared after `boundary`, which place() rewrites
   StepStatus status;
 
  private:
@@ -238,6 +244,13 @@ struct FluidState {
     view.positions = positions;
     view.cell_start = cell_start;
     view.sorted_order = sorted_order;
+    return view;
+  }
+  // The wall particles through their cells: the setup's, or where the moving solids were placed this step.
+  CellIndexView wall_cells() const {
+    if (!solids.moving()) return cell_view(boundary.data(), boundary_cell_start.data());
+    CellIndexView view = cell_view(boundary.data(), solids.cell_start());
+    view.velocities = solids.velocities();
     return view;
   }
   void reorder_carried(Buffer<float>& values) { exec.reorder(values, float_scratch); }

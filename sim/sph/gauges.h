@@ -104,6 +104,8 @@ SURGE_HD float water_level(const Kernel& kernel, const SphParameters& p, const G
 template <typename Kernel>
 SURGE_HD void sample_gauge(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
                            const GaugeFields& fields, const GaugeProbe& probe, float* values /* out */) {
+  if (probe.kind == GaugeKind::force || probe.kind == GaugeKind::body)
+    return;  // the solids' (solid_bodies.h)
   const int ring = gauge_ring(grid, p.support);
   float* out = values + probe.first_value;
   if (probe.kind == GaugeKind::level) {

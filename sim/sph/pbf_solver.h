@@ -28,6 +28,7 @@ class PbfSolver : public FluidSolver<Exec> {
 
   PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf)
       : FluidSolver<Exec>(exec, setup), pbf_(pbf) {
+    refuse_floating_solids(setup, "pbf");
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(previous_position_, n);
     exec.allocate(next_position_, n);
@@ -112,6 +113,7 @@ class PbfSolver : public FluidSolver<Exec> {
     update_velocities(kernel, dt);
     s.guide_through_nozzle(dt, previous_position_.data());
     s.finish_step(dt);
+    s.solids.advance(s.status.time_s, dt, s.params.gravity);
     exec.end();
     exec.count_step();
   }

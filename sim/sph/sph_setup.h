@@ -5,11 +5,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/core/particle_frame.h"
 #include "sim/core/vec.h"
 #include "sim/index/grid_geometry.h"
+#include "sim/sph/body_motion.h"
 #include "sim/sph/emitter.h"
 #include "sim/sph/kernels.h"
 
@@ -47,6 +49,34 @@ struct SphParameters {
   Stirring stirring;                 // off unless a viewer sets it
 };
 
+// The scene's [[solid]]s as bodies (sim/sph/solid_bodies.h): every solid is one, fixed or not, so a force
+// gauge can sum the fluid's force on any of them. Their particles are among SphSetup::boundary (at rest,
+// sorted with the walls); these arrays name them.
+struct SolidBodySetup {
+  std::string name;
+  BodyMotion motion;
+  BodyState initial;                   // the rest pose: c0, identity orientation, at rest
+  std::uint32_t first = 0, count = 0;  // its particles: [first, first + count) of SolidBodiesSetup's arrays
+};
+struct SolidBodiesSetup {
+  std::vector<SolidBodySetup> bodies;
+  std::vector<Vec4f> offset;                  // per body particle: x_rest - c0 [m]; w = its volume [m^3]
+  std::vector<std::uint32_t> boundary_index;  // per body particle: its index in SphSetup::boundary
+  std::vector<std::uint32_t> body;            // per body particle: its body
+  std::vector<MotionTableRow> table;          // the table motions' rows, each body's at its table_first
+  bool any(MotionKind kind) const {
+    for (const SolidBodySetup& b : bodies)
+      if (b.motion.kind == kind) return true;
+    return false;
+  }
+  // Whether any solid moves: then the boundary particles are placed and indexed again every step.
+  bool any_moving() const {
+    for (const SolidBodySetup& b : bodies)
+      if (b.motion.kind != MotionKind::fixed) return true;
+    return false;
+  }
+};
+
 struct SphSetup {
   SphParameters params;
   GridGeometry grid;
@@ -54,6 +84,7 @@ struct SphSetup {
   std::vector<Vec4f> boundary;  // sorted by cell; positions [m]; w = Akinci volume V_b [m^3]
   std::vector<std::uint32_t> boundary_cell_start;  // cell index of `boundary` (cell_count + 1 entries)
   EmitterSetup emitter;                            // present when the scene has an [[emitter]]
+  SolidBodiesSetup solids;                         // the [[solid]]s' particles among `boundary`
   // Fluid particles a backend allocates: the initial ones plus the emitter's.
   std::size_t capacity() const { return fluid.size() + (emitter.present ? emitter.max_particles : 0); }
 };

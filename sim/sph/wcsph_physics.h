@@ -123,6 +123,28 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
   add_fluid_acceleration(kernel, params, grid, fluid, i, out, NoPairTerm{});
 }
 
+// One wall pair's pressure and viscous term: fluid particle i (pressure p_i, density rho_i, velocity relative
+// to the wall particle v_ib) gains a_i -= boundary_pair_coefficient(...) grad_i W_ib from wall particle b of
+// volume V_b at r_ib = x_i - x_b. The wall particle, if a body's, feels the reaction +m_i times that: the
+// body's force (sim/sph/solid_bodies.h) sums this same function, so action and reaction are one number.
+//
+// Pressure: the wall particle takes the fluid particle's pressure carried hydrostatically to the wall
+// particle's place, p_b = p_i - rho_i g . r_ib (the extrapolation of Adami et al. 2012, eq. 27, from the one
+// neighbour i), in the symmetric pressure term with Akinci's Psi_b = rho0 V_b for the mass. With p_b = p_i
+// alone, a wall adds no vertical pressure gradient and fluid along side walls stands on too steep a profile
+// (measured: +15 % pressure in the hydrostatic test). Viscosity: Monaghan's term on the velocity relative to
+// the wall particle, so a moving solid drags the fluid with it.
+SURGE_HD float boundary_pair_coefficient(const SphParameters& params, const ViscosityConstants& viscosity,
+                                         float p_i, float rho_i, Vec3f v_ib, Vec3f r_ib, float r2,
+                                         float volume_b) {
+  const float psi_b = params.rest_density * volume_b;  // Akinci et al. 2012, Psi_b(rho0)
+  const float p_b = fmaxf(0.0f, p_i - rho_i * dot(params.gravity, r_ib));
+  float coefficient = p_i / (rho_i * rho_i) + p_b / (rho_i * rho_i);
+  const float v_dot_r = dot(v_ib, r_ib);
+  if (v_dot_r < 0.0f) coefficient += -viscosity.alpha_h_c0 * v_dot_r / (rho_i * (r2 + viscosity.eta2));
+  return psi_b * coefficient;
+}
+
 // Wall particles b near fluid particle i; `pair(b, r_ib, r2, grad_w)` as for the fluid neighbours.
 template <typename Kernel, typename Pair>
 SURGE_HD void add_boundary_acceleration(const Kernel& kernel, const SphParameters& params,
@@ -132,23 +154,15 @@ SURGE_HD void add_boundary_acceleration(const Kernel& kernel, const SphParameter
   const Vec3f x_i = xyz(fluid.index.positions[i]);
   const Vec3f v_i = xyz(fluid.velocity[i]);
   const float rho_i = fluid.density[i];
-  const float p_over_rho2_i = fluid.pressure[i] / (rho_i * rho_i);
+  const float p_i = fluid.pressure[i];
   const ViscosityConstants viscosity = viscosity_constants(params);
   const float support2 = params.support * params.support;
   for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
-    const float r = sqrtf(r2);
-    const float psi_b = params.rest_density * boundary.positions[b].w;  // Akinci et al. 2012, Psi_b(rho0)
-    // Pressure: the wall particle takes the fluid particle's pressure carried hydrostatically to the wall
-    // particle's place, p_b = p_i - rho_i g . r_ib (the extrapolation of Adami et al. 2012, eq. 27,
-    // from the one neighbour i), in the symmetric pressure term with Akinci's Psi_b for the mass.
-    // With p_b = p_i alone, a wall adds no vertical pressure gradient and fluid along side walls
-    // stands on too steep a profile (measured: +15 % pressure in the hydrostatic test).
-    const float p_b = fmaxf(0.0f, fluid.pressure[i] - rho_i * dot(params.gravity, r_ib));
-    float coefficient = p_over_rho2_i + p_b / (rho_i * rho_i);
-    const float v_dot_r = dot(v_i, r_ib);
-    if (v_dot_r < 0.0f) coefficient += -viscosity.alpha_h_c0 * v_dot_r / (rho_i * (r2 + viscosity.eta2));
-    const Vec3f grad_w = kernel.gradient(r_ib, r);
-    out.acceleration -= (psi_b * coefficient) * grad_w;
+    const Vec3f grad_w = kernel.gradient(r_ib, sqrtf(r2));
+    const Vec3f v_ib = v_i - boundary_velocity(boundary, b);
+    out.acceleration -=
+        boundary_pair_coefficient(params, viscosity, p_i, rho_i, v_ib, r_ib, r2, boundary.positions[b].w) *
+        grad_w;
     pair(b, r_ib, r2, grad_w);
   });
 }
@@ -158,6 +172,27 @@ SURGE_HD void add_boundary_acceleration(const Kernel& kernel, const SphParameter
                                         const CellIndexView& boundary, std::uint32_t i,
                                         ParticleAcceleration& out) {
   add_boundary_acceleration(kernel, params, grid, fluid, boundary, i, out, NoPairTerm{});
+}
+
+// The fluid's force on one wall particle b (of a solid's body) at x_b moving at v_b: the reaction to every
+// fluid neighbour's wall term, +m_i boundary_pair_coefficient(...) grad_i W_ib (Akinci et al. 2012, eq. 11).
+// Summed over a solid's particles it is the pressure and viscous force on the solid.
+template <typename Kernel>
+SURGE_HD Vec3f fluid_force_on_wall_particle(const Kernel& kernel, const SphParameters& params,
+                                            const GridGeometry& grid, const FluidFields& fluid, Vec3f x_b,
+                                            Vec3f v_b, float volume_b) {
+  const ViscosityConstants viscosity = viscosity_constants(params);
+  const float support2 = params.support * params.support;
+  Vec3f force{};
+  for_each_neighbor(grid, fluid.index, x_b, support2, [&](std::uint32_t i, Vec3f r_bi, float r2) {
+    const Vec3f r_ib = -1.0f * r_bi;
+    const Vec3f grad_w = kernel.gradient(r_ib, sqrtf(r2));
+    const Vec3f v_ib = xyz(fluid.velocity[i]) - v_b;
+    force += (params.particle_mass * boundary_pair_coefficient(params, viscosity, fluid.pressure[i],
+                                                               fluid.density[i], v_ib, r_ib, r2, volume_b)) *
+             grad_w;
+  });
+  return force;
 }
 
 SURGE_HD void finish_acceleration(const SphParameters& params, ParticleAcceleration& out) {
@@ -224,12 +259,6 @@ SURGE_HD float density_diffusion_pair(const DensityDiffusionConstants& diffusion
   const float r_ji_dot_grad = -dot(r_ij, grad_w);
   return 2.0f * (rho_j - rho_i - rho_hydrostatic_ij) * r_ji_dot_grad / (r2 + diffusion.eta2) *
          (particle_mass / rho_j);
-}
-
-// A wall particle's velocity in the continuity equation's relative velocity. The walls stand still today;
-// a moving solid would keep its particles' velocities beside their positions and return them here.
-SURGE_HD Vec3f boundary_velocity(const CellIndexView&, std::uint32_t) {
-  return {};
 }
 
 // The fluid part: a_i as add_fluid_acceleration adds it, and D rho_i / Dt's fluid share returned,

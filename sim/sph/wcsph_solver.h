@@ -266,6 +266,9 @@ class WcsphSolver : public FluidSolver<Exec> {
     } else {
       compute_accelerations(kernel);
     }
+    // The floating solids' force and torque: the reaction to the walls' terms just summed (solid_bodies.h).
+    fluid_.solids.sum_floating_forces(kernel, fluid_.params, fluid_.grid, fluid_fields(),
+                                      fluid_.boundary_view());
     exec.end();
 
     exec.begin(Stage::other);
@@ -275,6 +278,8 @@ class WcsphSolver : public FluidSolver<Exec> {
     exec.begin(Stage::integration);
     integrate();
     advance_clock();
+    // The solids to the new time, read from the step state where the clock is.
+    fluid_.solids.advance(0.0, 0.0f, fluid_.params.gravity, &state_.data()->time_s, &state_.data()->dt_s);
     exec.end();
     exec.count_step();
   }

@@ -1,0 +1,274 @@
+// The scene's solids as bodies in an SPH run, written once for every executor and every SPH solver: each
+// [[solid]] is a body (body_motion.h) whose boundary particles sit among the walls' (SphSetup::boundary). A
+// fixed solid's particles never move; a moving or floating one's are placed at their body's pose every step,
+// and then all wall particles are indexed again (a second cell index, the executor's boundary index), so
+// every solver's wall loops see them where they are, with their velocities.
+//
+//   place            at the start of a step: x_k = c + R(q) r_k, v_k = v + omega x (x_k - c), then the wall
+//                    particles sorted by cell into the solver's boundary arrays
+//   sum_forces       the fluid's force and torque on each body (fluid_force_on_wall_particle, the reaction to
+//                    the walls' term in the fluid's force pass), and for floating bodies the contacts with
+//                    other solids and the walls; reduced per body where the particles live
+//   advance          at the end of a step, one thread: prescribed poses at the new time, floating bodies by
+//                    integrate_floating
+//
+// The body states stay where the particles are: on the GPU nothing crosses the bus but gauge values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/hd.h"
+#include "sim/core/vec.h"
+#include "sim/index/neighbor_loop.h"
+#include "sim/sph/body_motion.h"
+#include "sim/sph/sph_setup.h"
+#include "sim/sph/wcsph_physics.h"
+
+namespace surge {
+
+// Values of a body gauge per sample (gauge.h): position, orientation, velocity, angular velocity, and the
+// force and torque of the body's last step.
+inline constexpr std::uint32_t kBodyGaugeValues = 19;
+// Values of a force gauge: force and moment about the body's reference point.
+inline constexpr std::uint32_t kForceGaugeValues = 6;
+
+template <typename Exec>
+class SolidBodies {
+ public:
+  template <typename T>
+  using Buffer = typename Exec::template Buffer<T>;
+
+  SolidBodies(Exec& exec, const SphSetup& setup)
+      : exec_(exec),
+        bodies_(setup.solids.bodies),
+        moving_(setup.solids.any_moving()),
+        floating_(setup.solids.any(MotionKind::floating)),
+        spacing_(setup.params.spacing),
+        particle_count_(std::uint32_t(setup.solids.offset.size())),
+        boundary_count_(std::uint32_t(setup.boundary.size())) {
+    if (bodies_.empty()) return;
+    std::vector<BodyMotion> motions;
+    std::vector<BodyState> states;
+    for (const SolidBodySetup& body : bodies_) {
+      motions.push_back(body.motion);
+      states.push_back(body.initial);
+    }
+    exec.upload(motion_, motions, "solid bodies");
+    exec.upload(state_, states, "solid bodies");
+    exec.upload(offset_, setup.solids.offset, "solid bodies");
+    exec.upload(member_, setup.solids.boundary_index, "solid bodies");
+    exec.upload(body_of_, setup.solids.body, "solid bodies");
+    std::vector<MotionTableRow> table = setup.solids.table;
+    if (table.empty()) table.resize(1);  // a buffer to point at
+    exec.upload(table_, table, "solid motion tables");
+    exec.upload(reference_, setup.boundary, "solid bodies");
+    exec.allocate(particle_force_, particle_count_);
+    exec.allocate(gauge_sums_, kForceGaugeValues);
+    if (moving_) {
+      exec.allocate(reference_velocity_, boundary_count_);
+      exec.allocate(sorted_velocity_, boundary_count_);
+      std::vector<std::uint32_t> body_at(boundary_count_, kNoBody);
+      for (std::size_t j = 0; j < setup.solids.body.size(); ++j)
+        body_at[setup.solids.boundary_index[j]] = setup.solids.body[j];
+      exec.upload(reference_body_, body_at, "solid bodies");
+      exec.allocate(sorted_body_, boundary_count_);
+    }
+  }
+
+  std::size_t count() const { return bodies_.size(); }
+  bool moving() const { return moving_; }
+  bool floating() const { return floating_; }
+  const std::vector<SolidBodySetup>& bodies() const { return bodies_; }
+
+  // The wall particles' cell starts and velocities once place() has run; null while no solid moves (then
+  // the setup's sorted walls and their index stand).
+  const std::uint32_t* cell_start() const { return moving_ ? exec_.boundary_cell_start() : nullptr; }
+  const Vec4f* velocities() const { return moving_ ? sorted_velocity_.data() : nullptr; }
+
+  // Moves the solids' particles to their bodies' poses and sorts all wall particles by cell into `boundary`
+  // (positions, w = volume); velocities() and cell_start() follow.
+  void place(const GridGeometry& grid, Buffer<Vec4f>& boundary) {
+    if (!moving_) return;
+    const BodyState* state = state_.data();
+    const Vec4f* offset = offset_.data();
+    const std::uint32_t* member = member_.data();
+    const std::uint32_t* body_of = body_of_.data();
+    Vec4f* reference = reference_.data();
+    Vec4f* reference_velocity = reference_velocity_.data();
+    exec_.for_each(particle_count_, [=] SURGE_LAMBDA(std::uint32_t j) {
+      const BodyState& s = state[body_of[j]];
+      const Vec3f x = body_point(s, xyz(offset[j]));
+      reference[member[j]] = make_vec4(x, offset[j].w);
+      reference_velocity[member[j]] = make_vec4(body_point_velocity(s, x), 0.0f);
+    });
+    exec_.build_boundary_index(grid, reference_, boundary_count_);
+    const std::uint32_t* order = exec_.boundary_sorted_order();
+    const std::uint32_t* reference_body = reference_body_.data();
+    Vec4f* sorted = boundary.data();
+    Vec4f* sorted_velocity = sorted_velocity_.data();
+    std::uint32_t* sorted_body = sorted_body_.data();
+    exec_.for_each(boundary_count_, [=] SURGE_LAMBDA(std::uint32_t k) {
+      const std::uint32_t r = order[k];
+      sorted[k] = reference[r];
+      sorted_velocity[k] = reference_velocity[r];
+      sorted_body[k] = reference_body[r];
+    });
+  }
+
+  // The floating bodies' force and torque for this step, into their states: the fluid's (from `fluid`, as
+  // the force pass saw it) and the contacts with the wall particles of `boundary` that are not their own.
+  template <typename Kernel>
+  void sum_floating_forces(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
+                           const FluidFields& fluid, const CellIndexView& boundary) {
+    if (!floating_) return;
+    for (std::uint32_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].motion.kind != MotionKind::floating) continue;
+      particle_forces(kernel, params, grid, fluid, &boundary, b);
+      reduce(b, body_sums(b));
+    }
+  }
+
+  // At the end of a step of length dt that reached `time`: prescribed poses at the new time, floating
+  // bodies advanced. The clock is either the host's (time, dt) or, where a solver keeps it on the device
+  // (WCSPH), read there through device_time and device_dt.
+  void advance(double time, float dt, Vec3f gravity, const double* device_time = nullptr,
+               const float* device_dt = nullptr) {
+    if (!moving_) return;
+    const BodyMotion* motion = motion_.data();
+    const MotionTableRow* table = table_.data();
+    BodyState* state = state_.data();
+    const std::uint32_t count = std::uint32_t(bodies_.size());
+    exec_.single([=] SURGE_LAMBDA() {
+      const double t = device_time != nullptr ? *device_time : time;
+      const float h = device_dt != nullptr ? *device_dt : dt;
+      for (std::uint32_t b = 0; b < count; ++b) {
+        const BodyMotion& m = motion[b];
+        if (m.kind == MotionKind::floating) {
+          integrate_floating(m, gravity, h, state[b]);
+        } else if (m.kind != MotionKind::fixed) {
+          BodyState s = prescribed_state(m, table, t);
+          for (int k = 0; k < 3; ++k) {
+            s.force[k] = state[b].force[k];
+            s.torque[k] = state[b].torque[k];
+          }
+          state[b] = s;
+        }
+      }
+    });
+  }
+
+  // A force gauge on body b: the fluid's force and moment about the body's reference point now, into
+  // values[0..6) (the executor's side). Contacts are not the fluid's and are left out.
+  template <typename Kernel>
+  void sample_force(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
+                    const FluidFields& fluid, std::uint32_t b, float* values) {
+    particle_forces(kernel, params, grid, fluid, nullptr, b);
+    double* sums = gauge_sums_.data();
+    reduce(b, sums);
+    exec_.single([=] SURGE_LAMBDA() {
+      for (std::uint32_t k = 0; k < kForceGaugeValues; ++k) values[k] = float(sums[k]);
+    });
+  }
+  // A body gauge on body b: pose, velocities, and the last step's force and torque, into values[0..19).
+  void sample_body(std::uint32_t b, float* values) {
+    const BodyState* state = state_.data() + b;
+    exec_.single([=] SURGE_LAMBDA() {
+      const BodyState& s = *state;
+      const float out[kBodyGaugeValues] = {
+          s.center.x,           s.center.y,         s.center.z,           s.orientation.w,
+          s.orientation.x,      s.orientation.y,    s.orientation.z,      s.velocity.x,
+          s.velocity.y,         s.velocity.z,       s.angular_velocity.x, s.angular_velocity.y,
+          s.angular_velocity.z, float(s.force[0]),  float(s.force[1]),    float(s.force[2]),
+          float(s.torque[0]),   float(s.torque[1]), float(s.torque[2])};
+      for (std::uint32_t k = 0; k < kBodyGaugeValues; ++k) values[k] = out[k];
+    });
+  }
+
+  // The host's copy of the body states (tests, and the viewer's solids).
+  std::vector<BodyState> download_states() {
+    std::vector<BodyState> states;
+    if (!bodies_.empty()) exec_.download(states, state_, bodies_.size(), "solid body states");
+    return states;
+  }
+
+  // The passes below are public only because they hold device lambdas (nvcc's rule); they are the class's
+  // own steps.
+  //
+  // The address of body b's force sums in the states, where reduce() writes them.
+  double* body_sums(std::uint32_t b) {
+    return reinterpret_cast<double*>(reinterpret_cast<char*>(state_.data() + b) + offsetof(BodyState, force));
+  }
+
+  // particle_force_[j] for body b's particles: the fluid's force, plus contacts when `contacts` is given.
+  template <typename Kernel>
+  void particle_forces(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
+                       const FluidFields& fluid, const CellIndexView* contacts, std::uint32_t b) {
+    const std::uint32_t first = bodies_[b].first;
+    const bool with_contacts = contacts != nullptr;
+    const CellIndexView walls = with_contacts ? *contacts : CellIndexView{};
+    const Vec4f* reference = reference_.data();
+    const Vec4f* reference_velocity = moving_ ? reference_velocity_.data() : nullptr;
+    const std::uint32_t* member = member_.data();
+    const std::uint32_t* sorted_body = moving_ ? sorted_body_.data() : nullptr;
+    const BodyMotion* motion = motion_.data() + b;
+    const float spacing = spacing_;
+    Vec4f* force = particle_force_.data();
+    exec_.for_each(bodies_[b].count, [=] SURGE_LAMBDA(std::uint32_t k) {
+      const std::uint32_t j = first + k;
+      const Vec4f x_b = reference[member[j]];
+      const Vec3f v_b = reference_velocity != nullptr ? xyz(reference_velocity[member[j]]) : Vec3f{};
+      Vec3f f = fluid_force_on_wall_particle(kernel, params, grid, fluid, xyz(x_b), v_b, x_b.w);
+      if (with_contacts) {
+        for_each_neighbor(grid, walls, xyz(x_b), spacing * spacing,
+                          [&](std::uint32_t a, Vec3f r_ba, float r2) {
+                            if (sorted_body[a] == b) return;
+                            const Vec3f v_ba = v_b - boundary_velocity(walls, a);
+                            f += floating_contact_force(*motion, spacing, r_ba, sqrtf(r2), v_ba);
+                          });
+      }
+      force[j] = make_vec4(f, 0.0f);
+    });
+  }
+
+  // Force and torque about the body's reference point, summed over body b's particles, into sums[0..6).
+  void reduce(std::uint32_t b, double* sums) {
+    const std::uint32_t first = bodies_[b].first, count = bodies_[b].count;
+    const Vec4f* force = particle_force_.data();
+    const Vec4f* reference = reference_.data();
+    const std::uint32_t* member = member_.data();
+    const BodyState* state = state_.data() + b;
+    for (int axis = 0; axis < 3; ++axis) {
+      exec_.sum_into(sums + axis, count, [=] SURGE_LAMBDA(std::uint32_t k) {
+        const Vec4f f = force[first + k];
+        return axis == 0 ? f.x : axis == 1 ? f.y : f.z;
+      });
+      exec_.sum_into(sums + 3 + axis, count, [=] SURGE_LAMBDA(std::uint32_t k) {
+        const Vec3f arm = xyz(reference[member[first + k]]) - state->center;
+        const Vec3f t = cross(arm, xyz(force[first + k]));
+        return axis == 0 ? t.x : axis == 1 ? t.y : t.z;
+      });
+    }
+  }
+
+ private:
+  Exec& exec_;
+  std::vector<SolidBodySetup> bodies_;
+  bool moving_ = false, floating_ = false;
+  float spacing_ = 0;
+  std::uint32_t particle_count_ = 0, boundary_count_ = 0;
+  Buffer<BodyMotion> motion_;
+  Buffer<BodyState> state_;
+  Buffer<MotionTableRow> table_;
+  Buffer<Vec4f> offset_;                          // per body particle: rest offset from c0; w = volume
+  Buffer<std::uint32_t> member_, body_of_;        // per body particle: its place in `reference_`, its body
+  Buffer<Vec4f> reference_, reference_velocity_;  // every wall particle, in the setup's order
+  Buffer<std::uint32_t> reference_body_, sorted_body_;
+  Buffer<Vec4f> sorted_velocity_;
+  Buffer<Vec4f> particle_force_;
+  Buffer<double> gauge_sums_;
+};
+
+}  // namespace surge

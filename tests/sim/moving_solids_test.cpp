@@ -1,0 +1,453 @@
+// Moving and floating solids (sim/sph/body_motion.h, sim/sph/solid_bodies.h, read_solids.cpp): the
+// prescribed motions' closed forms agree with their own velocities; the scene keys read and each mistake
+// names its line and key; a fixed sphere in a tank at rest feels the buoyancy rho g V (the force gauge); a
+// floating box of half the water's density settles at half its height under water and one of 1.5 times
+// sinks to the floor (Archimedes); a turning paddle gives the water angular momentum of its own sign.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "sim/backend/simulation.h"
+#include "sim/backend/simulation_factory.h"
+#include "sim/io/time_schedule.h"
+#include "sim/scene/scene.h"
+#include "sim/scene/toml_reader.h"
+#include "sim/setup/build_fluid_setup.h"
+#include "sim/sph/body_motion.h"
+#include "sim/sph/gauge.h"
+#include "sim/sph/sph_setup.h"
+
+namespace surge {
+namespace {
+
+const std::string kSceneFile = SURGE_SOURCE_DIR "/scenes/moving_solid_test.toml";
+constexpr double kPi = 3.14159265358979323846;
+
+// The velocities prescribed_state gives are the time derivatives of the poses it gives: a central
+// difference of the reference point and of a point on the body agrees with them.
+void expect_velocities_match_poses(const BodyMotion& m, const MotionTableRow* table, double t) {
+  const double h = 1e-3;
+  const BodyState before = prescribed_state(m, table, t - h), now = prescribed_state(m, table, t),
+                  after = prescribed_state(m, table, t + h);
+  const Vec3f offset{0.1f, -0.05f, 0.02f};
+  const Vec3f rate = (1.0f / float(2 * h)) * (body_point(after, offset) - body_point(before, offset));
+  const Vec3f point_velocity = body_point_velocity(now, body_point(now, offset));
+  for (int a = 0; a < 3; ++a)
+    EXPECT_NEAR(component(rate, a), component(point_velocity, a), 2e-3)
+        << kMotionNames[int(m.kind)] << " at t = " << t << ", axis " << a;
+}
+
+TEST(MovingSolids, PrescribedVelocitiesAreThePosesRates) {
+  BodyMotion m;
+  m.rest_center = {0.5f, 0.2f, 0.1f};
+  m.pivot = {0.4f, 0.2f, 0.0f};
+  m.axis = {0.0f, 1.0f, 0.0f};
+  m.ramp = 0.5f;
+  for (double t : {0.2, 0.7, 1.3}) {
+    m.kind = MotionKind::linear;
+    m.velocity = {0.3f, 0.0f, -0.1f};
+    expect_velocities_match_poses(m, nullptr, t);
+    m.kind = MotionKind::oscillate;
+    m.amplitude = {0.05f, 0.0f, 0.0f};
+    m.frequency = 0.8f;
+    m.phase = 0.3f;
+    expect_velocities_match_poses(m, nullptr, t);
+    m.kind = MotionKind::hinge;
+    m.angle = 0.2f;
+    expect_velocities_match_poses(m, nullptr, t);
+    m.kind = MotionKind::rotate;
+    m.angular_speed = 2.0f;
+    expect_velocities_match_poses(m, nullptr, t);
+  }
+  // The ramp: at rest at t = 0, the full velocity after it; linear's position is the ramped time.
+  m.kind = MotionKind::linear;
+  EXPECT_NEAR(prescribed_state(m, nullptr, 0.0).velocity.x, 0.0f, 1e-7f);
+  EXPECT_NEAR(prescribed_state(m, nullptr, 2.0).velocity.x, 0.3f, 1e-6f);
+  EXPECT_NEAR(prescribed_state(m, nullptr, 2.0).center.x, 0.5f + 0.3f * (2.0f - 0.25f), 1e-5f);
+  // A table: linear between its rows, held before the first and after the last.
+  const std::vector<MotionTableRow> rows = {
+      {0.0f, {0, 0, 0}, 0.0f}, {1.0f, {0.1f, 0, 0}, 0.5f}, {2.0f, {0.1f, 0.2f, 0}, 0.5f}};
+  m.kind = MotionKind::table;
+  m.table_first = 0;
+  m.table_rows = 3;
+  m.pivot = m.rest_center;
+  const BodyState mid = prescribed_state(m, rows.data(), 0.5);
+  EXPECT_NEAR(mid.center.x, 0.55f, 1e-6f);
+  EXPECT_NEAR(mid.angular_velocity.y, 0.5f, 1e-6f);
+  EXPECT_NEAR(mid.velocity.x, 0.1f, 1e-5f);
+  EXPECT_NEAR(prescribed_state(m, rows.data(), 5.0).center.y, 0.4f, 1e-6f);
+  EXPECT_NEAR(prescribed_state(m, rows.data(), 5.0).velocity.y, 0.0f, 1e-7f);
+  expect_velocities_match_poses(m, rows.data(), 0.6);
+  expect_velocities_match_poses(m, rows.data(), 1.5);
+}
+
+TEST(MovingSolids, FloatingStepFallsFreelyAndSpinsSteadily) {
+  BodyMotion m;
+  m.kind = MotionKind::floating;
+  m.mass = 2.0f;
+  m.inertia = {0.1f, 0.1f, 0.1f, 0, 0, 0};
+  m.inverse_inertia = {10.0f, 10.0f, 10.0f, 0, 0, 0};
+  BodyState s;
+  s.angular_velocity = {0.0f, 0.0f, 3.0f};
+  const float dt = 1e-3f;
+  for (int k = 0; k < 1000; ++k) integrate_floating(m, {0.0f, 0.0f, -9.81f}, dt, s);
+  EXPECT_NEAR(s.velocity.z, -9.81f, 1e-3f);
+  EXPECT_NEAR(s.center.z, -0.5f * 9.81f * (1.0f + dt), 1e-3f);  // symplectic Euler: t (t + dt) g / 2
+  // One second at 3 rad/s about z: the quaternion turned 3 rad, and the spin is unchanged.
+  EXPECT_NEAR(s.angular_velocity.z, 3.0f, 1e-5f);
+  EXPECT_NEAR(2.0f * std::atan2(s.orientation.z, s.orientation.w), 3.0f, 1e-2f);
+  // A torque about x on a body at rest: omega_x grows as T / I.
+  BodyState t;
+  t.torque[0] = 0.2;
+  integrate_floating(m, {}, dt, t);
+  EXPECT_NEAR(t.angular_velocity.x, 0.2f / 0.1f * dt, 1e-6f);
+}
+
+std::string pool(const std::string& solids, const std::string& extra = "") {
+  return extra + R"(name = "pool"
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.24, 0.24, 0.3]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[fluid]
+viscosity_alpha = 0.1
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.24, 0.24, 0.16]
+)" + solids;
+}
+
+void expect_scene_error(const std::string& text, int line, const std::string& key, const std::string& words) {
+  try {
+    parse_scene(text, kSceneFile);
+    ADD_FAILURE() << "no error for key " << key;
+  } catch (const SceneError& error) {
+    const std::string what = error.what();
+    EXPECT_NE(what.find(":" + std::to_string(line) + ":"), std::string::npos) << what;
+    EXPECT_NE(what.find(key), std::string::npos) << what;
+    EXPECT_NE(what.find(words), std::string::npos) << what;
+  }
+}
+
+TEST(MovingSolids, MotionKeysReadAndEachMistakeNamesItsKey) {
+  const Scene scene = parse_scene(pool(R"(
+[[solid]]
+name = "piston"
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.03, 0.24, 0.2]
+motion = "oscillate"
+amplitude = [0.01, 0.0, 0.0]
+frequency = 1.5
+phase = 90
+ramp = 1.0
+[[solid]]
+shape = "sphere"
+center = [0.15, 0.12, 0.1]
+radius = 0.03
+motion = "rotate"
+axis = [0, 0, 2]
+angular_speed = 90
+[gauges]
+every_time = 0.01
+[[gauge]]
+name = "g"
+type = "body"
+solid = "solid1"
+)"),
+                                  kSceneFile);
+  ASSERT_EQ(scene.solids.size(), 2u);
+  EXPECT_EQ(scene.solids[0].name, "piston");
+  EXPECT_EQ(scene.solids[0].motion.kind, MotionKind::oscillate);
+  EXPECT_FLOAT_EQ(scene.solids[0].motion.frequency, 1.5f);
+  EXPECT_NEAR(scene.solids[0].motion.phase, kPi / 2, 1e-6);
+  EXPECT_EQ(scene.solids[1].name, "solid1");
+  EXPECT_NEAR(scene.solids[1].motion.axis.z, 1.0f, 1e-6f);  // normalised
+  EXPECT_NEAR(scene.solids[1].motion.angular_speed, kPi / 2, 1e-6);
+  EXPECT_NEAR(scene.solids[1].motion.pivot.x, 0.15f, 1e-6f);  // the solid's centre unless given
+  ASSERT_EQ(scene.gauges.size(), 1u);
+  EXPECT_EQ(scene.gauges[0].solid, 1u);
+
+  const std::string sphere = "[[solid]]\nshape = \"sphere\"\ncenter = [0.1, 0.1, 0.1]\nradius = 0.03\n";
+  // The solid block starts on line 14 of pool(); its keys follow.
+  expect_scene_error(pool(sphere + "motion = \"oscillate\"\nfrequency = 1.0\n"), 14, "amplitude",
+                     "required key is missing");
+  expect_scene_error(pool(sphere + "motion = \"linear\"\nvelocity = [1, 0, 0]\nfrequency = 2.0\n"), 20,
+                     "frequency", "does not apply to motion = \"linear\"");
+  expect_scene_error(pool(sphere + "motion = \"spin\"\n"), 18, "motion", "\"fixed\"");
+  expect_scene_error(pool(sphere + "motion = \"rotate\"\naxis = [0, 0, 0]\nangular_speed = 1\n"), 19, "axis",
+                     "non-zero direction");
+  expect_scene_error(pool(sphere + "motion = \"floating\"\n"), 14, "density", "required key is missing");
+  expect_scene_error(pool(sphere + "motion = \"floating\"\ndensity = 500\n", "solver = \"dfsph\"\n"), 19,
+                     "solid[0].motion", "needs solver = \"wcsph\"");
+  expect_scene_error(pool(sphere + "motion = \"table\"\ntable = \"no_such_table.csv\"\n"), 19, "table",
+                     "cannot open the motion table");
+  expect_scene_error(pool(sphere + "[gauges]\nevery_time = 0.01\n[[gauge]]\nname = \"f\"\ntype = \"force\"\n"
+                                   "solid = \"lid\"\n"),
+                     23, "solid", "no [[solid]] is named \"lid\"");
+  expect_scene_error(pool(sphere + "name = \"a\"\n" + sphere + "name = \"a\"\n"), 23, "name",
+                     "duplicate solid name \"a\"");
+}
+
+void expect_scene_error_at(const std::string& text, const std::filesystem::path& file,
+                           const std::string& words) {
+  try {
+    parse_scene(text, file);
+    ADD_FAILURE() << "no error: expected " << words;
+  } catch (const SceneError& error) {
+    EXPECT_NE(std::string(error.what()).find(words), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("table"), std::string::npos) << error.what();
+  }
+}
+
+TEST(MovingSolids, ATimeTableIsReadAndItsMistakesNameTheirCsvLine) {
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "surge_motion_table_test";
+  std::filesystem::create_directories(folder);
+  const std::filesystem::path scene_file = folder / "scene.toml";
+  const auto write = [&](const std::string& csv) { std::ofstream(folder / "motion.csv") << csv; };
+  const std::string text = pool(
+      "[[solid]]\nshape = \"sphere\"\ncenter = [0.1, 0.1, 0.1]\nradius = 0.03\nmotion = \"table\"\n"
+      "table = \"motion.csv\"\n");
+  write("time,dx,dy,dz,angle\n0,0,0,0,0\n0.5,0.01,0,0,10\n1.0,0.02,0,0,0\n");
+  const Scene scene = parse_scene(text, scene_file);
+  ASSERT_EQ(scene.solids[0].table.size(), 3u);
+  EXPECT_FLOAT_EQ(scene.solids[0].table[1].time, 0.5f);
+  EXPECT_NEAR(scene.solids[0].table[1].angle, 10 * kPi / 180, 1e-6);
+  write("time,dx,dy,dz\n0,0,0,0\n0.5,0.01,0\n");
+  expect_scene_error_at(text, scene_file, "motion.csv:3: expected 4 columns");
+  write("0,0,0,0\n0.5,0.01,0,0\n0.4,0.02,0,0\n");
+  expect_scene_error_at(text, scene_file, "motion.csv:3: expected times increasing");
+  write("0,0,0,0\n");
+  expect_scene_error_at(text, scene_file, "expected at least two rows");
+  write("0,0,0,0\n1,nan,0,0\n");
+  expect_scene_error_at(text, scene_file, "motion.csv:2: expected finite numbers");
+  std::filesystem::remove_all(folder);
+}
+
+// Runs `sim` to `end` seconds, calling sample(values, time) at every gauge sample from `from` on.
+template <typename Sample>
+void run_sampling(Simulation& sim, double end, double from, double every, Sample&& sample) {
+  TimeSchedule schedule(every, 1);
+  std::vector<float> values;
+  while (sim.status().time_s < end) {
+    sim.step();
+    const StepStatus status = sim.status();
+    ASSERT_EQ(status.instability, Instability::none) << status.diagnosis();
+    if (!schedule.take(status.time_s) || status.time_s < from) continue;
+    sim.sample_gauges(values);
+    sample(values, status.time_s);
+  }
+}
+
+// A fixed sphere held in a tank at rest feels the water's buoyancy and no net sideways force: the force
+// gauge sums the same wall terms that hold the water up. The water it displaces is the lattice's: the fluid
+// sites setup left out for it, m g (N_without - N_with), which the gauge must read within 3 %; the sphere's
+// exact volume, rho0 g V, differs from that by the lattice's staircase (printed).
+TEST(MovingSolids, AFixedSphereFeelsItsBuoyancy) {
+  const auto tank = [](const std::string& solid) {
+    return R"(name = "buoyancy"
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.16, 0.16, 0.2]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[fluid]
+viscosity_alpha = 0.1
+speed_of_sound = 10.0
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.16, 0.16, 0.12]
+)" + solid;
+  };
+  const Scene scene = parse_scene(tank(R"(
+[[solid]]
+name = "ball"
+shape = "sphere"
+center = [0.08, 0.08, 0.06]
+radius = 0.03
+[gauges]
+every_time = 0.002
+[[gauge]]
+name = "ball"
+type = "force"
+solid = "ball"
+)"),
+                                  kSceneFile);
+  const SphSetup setup = build_setup(scene);
+  const std::size_t without = build_setup(parse_scene(tank(""), kSceneFile)).fluid.size();
+  auto sim = make_cpu_simulation(setup);
+  ASSERT_TRUE(sim->set_gauges(gauge_probes(scene.gauges)));
+  double fx = 0, fy = 0, fz = 0;
+  long samples = 0;
+  run_sampling(*sim, 0.3, 0.15, 0.002, [&](const std::vector<float>& v, double) {
+    fx += v[0];
+    fy += v[1];
+    fz += v[2];
+    ++samples;
+  });
+  ASSERT_GT(samples, 50);
+  fx /= samples;
+  fy /= samples;
+  fz /= samples;
+  const double g = 9.81;
+  const double displaced = g * setup.params.particle_mass * double(without - setup.fluid.size());
+  const double exact = setup.params.rest_density * g * 4.0 / 3.0 * kPi * 0.03 * 0.03 * 0.03;
+  std::printf(
+      "fixed sphere: F_z %.4f N; the lattice's displaced water %.4f N (%+.1f %%), rho0 g V %.4f N "
+      "(%+.1f %%); F_x %.4f N, F_y %.4f N\n",
+      fz, displaced, 100 * (fz / displaced - 1), exact, 100 * (fz / exact - 1), fx, fy);
+  EXPECT_NEAR(fz / displaced, 1.0, 0.03);
+  EXPECT_LT(std::fabs(fx), 0.02 * displaced);
+  EXPECT_LT(std::fabs(fy), 0.02 * displaced);
+}
+
+// Archimedes: two cubes of side a = 0.08 m let go with their bottoms at the water's surface, one of half
+// the water's density, one of 1.5 times. The light one settles with half its height under water: its draft,
+// the still water's level (a level gauge in a corner, away from the waves) minus its bottom, averaged over
+// the last half second, within 2 % of a / 2. The heavy one sinks to the floor and stays there: its bottom
+// within half a spacing of the floor, its speed small.
+TEST(MovingSolids, ArchimedesFloatsHalfAndSinksOneAndAHalf) {
+  const std::string text = R"(name = "archimedes"
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.4, 0.2, 0.3]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[fluid]
+viscosity_alpha = 0.1
+speed_of_sound = 12.0
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.4, 0.2, 0.16]
+[[solid]]
+name = "light"
+shape = "box"
+center = [0.1, 0.1, 0.2]
+size = [0.08, 0.08, 0.08]
+motion = "floating"
+density = 500.0
+[[solid]]
+name = "heavy"
+shape = "box"
+center = [0.3, 0.1, 0.2]
+size = [0.08, 0.08, 0.08]
+motion = "floating"
+density = 1500.0
+[gauges]
+every_time = 0.002
+[[gauge]]
+name = "light"
+type = "body"
+solid = "light"
+[[gauge]]
+name = "heavy"
+type = "body"
+solid = "heavy"
+[[gauge]]
+name = "level"
+type = "level"
+x = 0.2
+y = 0.02
+z0 = 0.05
+z1 = 0.29
+)";
+  const Scene scene = parse_scene(text, kSceneFile);
+  const SphSetup setup = build_setup(scene);
+  auto sim = make_cpu_simulation(setup);
+  ASSERT_TRUE(sim->set_gauges(gauge_probes(scene.gauges)));
+  const double a = 0.08;
+  double draft_sum = 0, heavy_bottom = 0, heavy_speed = 0;
+  long samples = 0;
+  run_sampling(*sim, 1.6, 1.1, 0.002, [&](const std::vector<float>& v, double) {
+    const float* light = v.data();
+    const float* heavy = v.data() + 19;
+    const float level = v[38];
+    draft_sum += level - (light[2] - 0.5 * a);
+    heavy_bottom = heavy[2] - 0.5 * a;
+    heavy_speed = std::sqrt(heavy[7] * heavy[7] + heavy[8] * heavy[8] + heavy[9] * heavy[9]);
+    ++samples;
+  });
+  ASSERT_GT(samples, 100);
+  const double draft = draft_sum / samples;
+  std::printf(
+      "light box: draft %.4f m against a/2 = %.4f m (%+.1f %%); heavy box: bottom at z = %.4f m, "
+      "speed %.4f m/s\n",
+      draft, 0.5 * a, 100 * (draft / (0.5 * a) - 1), heavy_bottom, heavy_speed);
+  EXPECT_NEAR(draft / (0.5 * a), 1.0, 0.02);
+  EXPECT_LT(std::fabs(heavy_bottom), 0.5 * setup.params.spacing);
+  EXPECT_LT(heavy_speed, 0.02);
+}
+
+// A paddle turning about z drags the water round with it: the fluid's angular momentum about the shaft,
+// L_z = sum m ((x - c) x v)_z, takes the paddle's sign, and the moment the fluid puts on the paddle opposes
+// its turning. Both senses of rotation.
+TEST(MovingSolids, ATurningPaddleGivesTheWaterAngularMomentumOfItsSign) {
+  for (const float sense : {1.0f, -1.0f}) {
+    const std::string text = R"(name = "paddle"
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.2, 0.2, 0.12]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[fluid]
+viscosity_alpha = 0.1
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.2, 0.2, 0.08]
+[[solid]]
+name = "paddle"
+shape = "box"
+center = [0.1, 0.1, 0.05]
+size = [0.14, 0.02, 0.06]
+motion = "rotate"
+axis = [0, 0, 1]
+angular_speed = )" + std::to_string(sense * 180.0f) +
+                             R"(
+ramp = 0.1
+[gauges]
+every_time = 0.01
+[[gauge]]
+name = "paddle"
+type = "force"
+solid = "paddle"
+)";
+    const Scene scene = parse_scene(text, kSceneFile);
+    const SphSetup setup = build_setup(scene);
+    auto sim = make_cpu_simulation(setup);
+    ASSERT_TRUE(sim->set_gauges(gauge_probes(scene.gauges)));
+    double moment = 0;
+    long samples = 0;
+    run_sampling(*sim, 0.3, 0.1, 0.01, [&](const std::vector<float>& v, double) {
+      moment += v[5];
+      ++samples;
+    });
+    ParticleFrame frame;
+    sim->download(frame);
+    double angular_momentum = 0;
+    for (std::size_t i = 0; i < frame.size(); ++i) {
+      const double rx = frame.position[i].x - 0.1, ry = frame.position[i].y - 0.1;
+      angular_momentum += setup.params.particle_mass * (rx * frame.velocity[i].y - ry * frame.velocity[i].x);
+    }
+    std::printf("paddle turning %+.0f deg/s: fluid L_z %+.3e kg m^2/s, mean moment on the paddle %+.3e N m\n",
+                sense * 180.0f, angular_momentum, moment / samples);
+    EXPECT_GT(sense * angular_momentum, 0.0);
+    EXPECT_LT(sense * moment / samples, 0.0);
+  }
+}
+
+}  // namespace
+}  // namespace surge

@@ -11,11 +11,14 @@ tail -5 "$out/build.txt"
 echo "== gpu: MovingSolidsGpu"
 build-gpu/tests/gpu_tests --gtest_filter='MovingSolidsGpu.*' 2>&1 | grep -vE "sample [0-9]+:" | tail -30 | tee "$out/moving-gpu.txt"
 echo "== cpu (device cores): MovingSolids + CpuRegression"
-OMP_WAIT_POLICY=passive build-gpu/tests/sim_tests --gtest_filter='MovingSolids.*:CpuRegression.*:Solids.Hydro*' 2>&1 | grep -E "^(box|light|fixed|paddle|floor)|OK|FAILED|Failure|expected|Which|actual" | tee "$out/moving-cpu.txt"
-for s in ${SOLID_SCENES:-floating_box:2.0 paddle_mixer:3.0 dam_break_mesh:1.0 wave_tank:8.0}; do
+OMP_WAIT_POLICY=passive build-gpu/tests/sim_tests --gtest_filter='MovingSolids.*:Solids.Hydro*' 2>&1 | grep -E "^(box|light|fixed|paddle|floor)|OK|FAILED|Failure|expected|Which|actual" | tee "$out/moving-cpu.txt"
+# The example scenes on the GPU: gauge CSVs only (the mesh scenes need assimp, which the machine lacks).
+for s in ${SOLID_SCENES:-floating_box:2.0 wave_tank:8.0}; do
   name=${s%%:*}; t=${s##*:}
   echo "== scene $name to t = $t s (gpu)"
-  /usr/bin/time -f "%e s wall" build-gpu/surge run scenes/$name.toml --backend gpu --time "$t" --out "$out/$name" --export vtk --every-time 0.1 --quiet 2>&1 | tail -6
+  /usr/bin/time -f "%e s wall" build-gpu/surge run scenes/$name.toml --backend gpu --time "$t" --out "$out/$name" --every 0 --quiet 2>&1 | tail -3
 done
+echo "== floating box drawn with its walls, offscreen (EGL)"
+build-gpu/surge run scenes/floating_box.toml --backend gpu --time 0.6 --out /tmp/fb --render "$out/floating_frames" --boundary --every 1500 --size 960x540 --quiet 2>&1 | tail -2
 echo "== gpu: all the others"
 build-gpu/tests/gpu_tests --gtest_filter='-MovingSolidsGpu.*' 2>&1 | grep -E "PASSED|FAILED|Failure|tests from" | tail -12

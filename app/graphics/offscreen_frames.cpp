@@ -12,7 +12,8 @@ namespace surge::app {
 
 OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions& options, int cuda_device,
                                      std::ostream& messages)
-    : context_(cuda_device),
+    : simulation_(simulation),
+      context_(cuda_device),
       target_(options.width, options.height),
       feed_(simulation, renderer_.fluid(), cuda_device >= 0 && context_.on_cuda_device(), messages) {
   const SceneLook look = scene_look(simulation.parameters());
@@ -31,6 +32,8 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions
 
 void OffscreenRenderer::draw() {
   feed_.update(settings_.color_by);
+  if (settings_.show_boundary)
+    update_moving_boundary(simulation_, renderer_.boundary(), simulation_.ledger());
   target_.bind();
   renderer_.draw(camera_, target_.width(), target_.height(), settings_);
   glFinish();

@@ -38,6 +38,7 @@ class OffscreenRenderer {
   int height() const { return target_.height(); }
 
  private:
+  Simulation& simulation_;
   render::HeadlessGlContext context_;
   render::OffscreenTarget target_;
   render::ParticleRenderer renderer_;

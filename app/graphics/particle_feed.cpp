@@ -90,4 +90,14 @@ void upload_boundary(const Simulation& simulation, render::ParticleBuffers& buff
                 "wall particles to OpenGL (once)");
 }
 
+void update_moving_boundary(Simulation& simulation, render::ParticleBuffers& buffers,
+                            TransferLedger& ledger) {
+  std::vector<Vec4f> positions;
+  if (!simulation.download_moving_boundary(positions)) return;
+  const auto start = std::chrono::steady_clock::now();
+  const std::size_t bytes = buffers.upload({positions.size(), positions.data(), nullptr});
+  ledger.record(CopyDirection::host_to_device, bytes, milliseconds_since(start),
+                "moving wall particles to OpenGL (each frame)");
+}
+
 }  // namespace surge::app

@@ -43,5 +43,8 @@ class ParticleFeed {
 // Uploads the wall particles the simulation publishes (kBoundaryField) once: they never move. Recorded in
 // `ledger`. Uploads nothing for a simulation without walls (DEM, n-body).
 void upload_boundary(const Simulation& simulation, render::ParticleBuffers& buffers, TransferLedger& ledger);
+// Each frame, where the scene's solids move: the wall particles where they stand now (through host memory,
+// both ways counted in the ledger); nothing when no solid moves.
+void update_moving_boundary(Simulation& simulation, render::ParticleBuffers& buffers, TransferLedger& ledger);
 
 }  // namespace surge::app

@@ -14,6 +14,8 @@
 #include <exception>
 #include <iostream>
 
+#include "app/graphics/particle_feed.h"
+
 namespace surge::app {
 
 int run_viewer(const ViewOptions& options) {
@@ -76,7 +78,12 @@ double Viewer::step_and_draw(int width, int height) {
     lessons_.record(session_->mode(), figures.stages, figures.step_bytes);
   }
 
-  // Draw the particles, then record before the panels cover them.
+  // Draw the particles (and the walls where moving solids have carried them), then record before the panels
+  // cover them.
+  if (settings_.show_boundary && stepped) {
+    Simulation& simulation = session_->simulation();
+    update_moving_boundary(simulation, renderer_.boundary(), simulation.ledger());
+  }
   glBindFramebuffer(GL_FRAMEBUFFER, 0);
   renderer_.draw(camera_, width, height, settings_);
   ++frame_;

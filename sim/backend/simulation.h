@@ -103,6 +103,13 @@ class Simulation {
     return false;
   }
   virtual void sample_gauges(std::vector<float>& values) { values.clear(); }
+  // The wall particles where the scene's moving solids have carried them (positions, w = volume), for the
+  // renderer; false when nothing moves (then the "boundary" static field stands). Waits; on the GPU a copy
+  // the ledger records.
+  virtual bool download_moving_boundary(std::vector<Vec4f>& positions) {
+    (void)positions;
+    return false;
+  }
   TransferLedger& ledger() { return ledger_; }
 
   // What make_simulation and switch_execution_mode (sim/backend/simulation_factory.h) published: the walls

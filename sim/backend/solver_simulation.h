@@ -131,6 +131,12 @@ class SolverSimulation : public Interface {
       values.clear();
     }
   }
+  bool download_moving_boundary(std::vector<Vec4f>& positions) override {
+    if constexpr (requires { solver_.download_moving_boundary(positions); }) {
+      return solver_.download_moving_boundary(positions);
+    }
+    return false;
+  }
   // The last step's figures, their mean and largest value over the steps since reset_timers(), then the
   // figures a solver computes only when asked, then the executor's.
   std::vector<NamedValue> step_figures() override {

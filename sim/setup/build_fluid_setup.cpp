@@ -183,8 +183,10 @@ Mat3d inverse(const Mat3d& a) {
 // Solid k as a body (sim/sph/solid_bodies.h): its particles, walls [first, last) before the sort, at
 // place_of[] after it. A floating body takes its mass, centre of mass and inertia from its shape and density
 // (the analytic volume, not the particles': the buoyancy the fluid exerts is that of the shape too), and
-// contact springs stiff enough that resting on the floor presses it in by a few per cent of a spacing:
-// k = 0.1 m_p c0^2 / dp^2 per particle pair (m_p its mass over its particles), with half-critical damping.
+// contact springs as stiff as the fluid: k = m_p c0^2 / dp^2 per particle pair (m_p its mass over its
+// particles), so a contact's oscillation is as fast as a sound wave across a spacing, which the time step
+// already resolves, and a body resting on the floor presses into it by well under a tenth of a spacing;
+// half-critical damping.
 void add_solid_body(const SolidSettings& solid, std::uint32_t k, std::size_t first, std::size_t last,
                     const std::vector<std::uint32_t>& place_of, SphSetup& setup) {
   SolidBodiesSetup& solids = setup.solids;
@@ -201,7 +203,7 @@ void add_solid_body(const SolidSettings& solid, std::uint32_t k, std::size_t fir
     body.motion.inverse_inertia = to_symmetric(inverse(mass.inertia));
     const double spacing = setup.params.spacing, c0 = setup.params.speed_of_sound;
     const double particle_mass = mass.mass / double(count);
-    const double stiffness = 0.1 * particle_mass * c0 * c0 / (spacing * spacing);
+    const double stiffness = particle_mass * c0 * c0 / (spacing * spacing);
     body.motion.contact_stiffness = float(stiffness);
     body.motion.contact_damping = float(std::sqrt(stiffness * particle_mass));
   }

@@ -59,6 +59,14 @@ class FluidSolver {
     }
   }
 
+  // The wall particles where the moving solids stand after the last step (sorted with the walls), for
+  // drawing them; false when no solid moves and the walls published at the start stand.
+  bool download_moving_boundary(std::vector<Vec4f>& positions) {
+    if (!fluid_.solids.moving()) return false;
+    fluid_.exec.download(positions, fluid_.boundary, static_count_, "moving wall particles for drawing");
+    return true;
+  }
+
   // The hand joins the non-pressure forces of the next step: every pass copies params when it launches.
   void set_stirring(const Stirring& stirring) { fluid_.params.stirring = stirring; }
   bool has_emitter() const { return fluid_.emitter.present; }

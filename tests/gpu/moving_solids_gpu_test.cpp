@@ -4,6 +4,7 @@
 // the `gpu` label; skipped with a message elsewhere.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -109,15 +110,18 @@ TEST(MovingSolidsGpu, EveryModeFollowsTheCpuAndMovingCostsNoBusBytes) {
       for (int a = 7; a < 10; ++a) EXPECT_NEAR(g[a], c[a], 5e-3f) << "sample " << k;
       EXPECT_NEAR(g[24], c[24], 0.05f * std::fabs(c[24]) + 1e-4f) << "sample " << k;
     }
-    // The ledger: the same run with both solids fixed moves the same bytes, but for the solids' own uploads
-    // at the start (a moving scene also sends which body each wall particle belongs to).
+    // The ledger: the same run with both solids fixed moves nothing the moving one does not, but for the
+    // solids' own uploads at the start (a moving scene also sends which body each wall particle belongs to).
+    // In the gpu mode the bytes are equal too; the hybrid modes send positions for their CPU index, which
+    // hybrid-overlap does as often as the fluid's motion uses up its skin, and a stirred pool moves more.
     const auto with = moving->ledger().entries();
     const auto without = fixed->ledger().entries();
     for (const auto& [key, entry] : with) {
       if (key.second == "solid bodies") continue;
       const auto it = without.find(key);
       ASSERT_NE(it, without.end()) << key.second;
-      EXPECT_EQ(entry.bytes, it->second.bytes) << key.second;
+      if (mode == ExecutionMode::gpu || key.second.find("CPU index") == std::string::npos)
+        EXPECT_EQ(entry.bytes, it->second.bytes) << key.second;
     }
   }
 }
@@ -156,13 +160,13 @@ double fitted_height(const std::vector<double>& t, const std::vector<double>& et
   return 2.0 * std::sqrt(a * a + b * b);
 }
 
-// A flume 6 m long, 0.04 m wide, water d = 0.3 m deep, a piston at x = 0 with a stroke chosen for a wave
-// about 3 cm high (H/dp = 3, steepness under 3 %), ramped in over one period. The level gauge at x = 1 m
-// (beyond the piston's evanescent modes, which decay within about d) is fitted over the window from when the
-// ramped wave train has passed it to just before the far wall's reflection (travelling at the group
+// A flume 0.04 m wide (4 to 9 m long, by kh), water d = 0.3 m deep, a piston at x = 0 with a stroke chosen
+// for a wave about 3 cm high (H/dp = 3, steepness under 3 %), ramped in over one period. The level gauge at x
+// = 1 m (beyond the piston's evanescent modes, which decay within about d) is fitted over the window from
+// when the ramped wave train has passed it to just before the far wall's reflection (travelling at the group
 // velocity) returns: the wave height within 10 % of Biesel's.
 TEST(MovingSolidsGpu, APistonMakesBieselsWaves) {
-  const double depth = 0.3, gauge_x = 1.0, length = 6.0;
+  const double depth = 0.3, gauge_x = 1.0;
   for (const double kh : {0.5, 1.0, 2.0}) {
     const double k = kh / depth;
     const double omega = std::sqrt(9.81 * k * std::tanh(kh));
@@ -173,8 +177,10 @@ TEST(MovingSolidsGpu, APistonMakesBieselsWaves) {
     const double celerity = omega / k;
     const double group = 0.5 * celerity * (1 + 2 * kh / std::sinh(2 * kh));
     const double from = period + gauge_x / group + period;  // the ramp, the front's travel, one period
-    const double to = (2 * length - gauge_x) / group - 0.25 * period;
-    ASSERT_GT(to - from, 1.2 * period) << "the flume is too short for kh = " << kh;
+    // Long enough for two periods in the window before the far wall's reflection comes back.
+    const double length = std::max(4.0, 0.5 * ((from + 2.25 * period) * group + gauge_x));
+    const double to = std::min(from + 3 * period, (2 * length - gauge_x) / group - 0.25 * period);
+    ASSERT_GT(to - from, 1.9 * period) << "the flume is too short for kh = " << kh;
     char text[2048];
     std::snprintf(text, sizeof text, R"(name = "flume"
 [domain]

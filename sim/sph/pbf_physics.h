@@ -5,7 +5,7 @@
 //     grad_i C_i = (1/rho0) (sum_j m grad W_ij + sum_b rho0 V_b grad W_ib),   grad_j C_i = -(m/rho0) grad
 //     W_ij,
 // and a Jacobi iteration moves every particle by
-//     lambda_i = -C_i / (sum_k |grad_k C_i|^2 + eps)                                          (MM13 eq. 11)
+//     lambda_i = -omega C_i / (sum_k |grad_k C_i|^2 + eps)                                    (MM13 eq. 11)
 //     dx_i = sum_j (m/rho0) (lambda_i + lambda_j + s_corr) grad W_ij + sum_b V_b (lambda_i + lambda_b) grad
 //     W_ib
 // (MM13 eqs. 12, 14)
@@ -15,9 +15,10 @@
 // r_ib: the wall term is V_b (lambda_i + lambda_b) grad W_ib, and its gravity part joins the prediction as an
 // acceleration (wall_pressure_acceleration with rho_i = rho0). MM13 adds the dimensionless s_corr to lambda,
 // which has units (m^2 here, with mass-weighted gradients); we multiply it by the lambda of a unit density
-// excess in the bulk, so k reads as "an excess of k". C_i is clamped at zero: a free-surface particle lacks
-// neighbours, and pulling it toward rho0 would make the surface cohesive (an inequality constraint, as in
-// later PBF work).
+// excess in the bulk, so k reads as "an excess of k". The weight omega is 1 up to a support of 2 spacings
+// and less beyond, where a Jacobi step of MM13's size overshoots (jacobi_weight.h). C_i is clamped at zero: a
+// free-surface particle lacks neighbours, and pulling it toward rho0 would make the surface cohesive (an
+// inequality constraint, as in later PBF work).
 #pragma once
 
 #include <cstdint>
@@ -80,7 +81,7 @@ SURGE_HD PbfLambda pbf_lambda(const Kernel& kernel, const SphParameters& params,
   });
   const float constraint = density_ratio > 1.0f ? density_ratio - 1.0f : 0.0f;
   const float denominator = length_squared(gradient_i) + gradient_j_sum + pbf.relaxation_absolute;
-  return {-constraint / denominator, constraint, density_ratio};
+  return {-pbf.jacobi_weight * constraint / denominator, constraint, density_ratio};
 }
 
 // The position correction dx_i of one Jacobi iteration (MM13 eqs. 12-14).
@@ -94,11 +95,14 @@ SURGE_HD Vec3f pbf_position_correction(const Kernel& kernel, const SphParameters
   const float support2 = params.support * params.support;
   const float m_over_rho0 = params.particle_mass / params.rest_density;
   const float inverse_w_dq = 1.0f / kernel.value(pbf.scorr_dq * params.support);
+  // k lambda_scale is the lambda a density excess of k gets in the bulk, of which a Jacobi step takes omega
+  // (pbf_lambda): so does s_corr, which would otherwise push 1/omega times as hard at wide supports.
+  const float scorr_scale = pbf.scorr_k * pbf.jacobi_weight * pbf.lambda_scale;
   Vec3f dx{};
   for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float r = sqrtf(r2);
-    const float s_corr = -pbf.scorr_k * pbf.lambda_scale * powf(kernel.value(r) * inverse_w_dq, pbf.scorr_n);
+    const float s_corr = -scorr_scale * powf(kernel.value(r) * inverse_w_dq, pbf.scorr_n);
     dx += (m_over_rho0 * (lambda_i + lambda[j] + s_corr)) * kernel.gradient(r_ij, r);
   });
   if (lambda_i != 0.0f) {

@@ -12,8 +12,10 @@
 // sum_j m grad W_ij + sum_b rho0 V_b grad W_ib and s_i = sum_j |m grad W_ij|^2, the change of rho_i that q_i
 // alone causes is -dt^2 q_i (|g_i|^2 + s_i), so the q_i that removes a density excess e_i in one step is
 //     q_i = e_i alpha_i / dt^2,      alpha_i = 1 / (|g_i|^2 + s_i)                            (BK17 eq. 11)
-// and the one that removes a density rate d_i = D rho_i / Dt is q_i = d_i alpha_i / dt. Summed over the
-// iterations of a solve, q_i is the particle's pressure over density squared: p_i = q_i rho_i^2.
+// and the one that removes a density rate d_i = D rho_i / Dt is q_i = d_i alpha_i / dt. The solver takes
+// omega times these (jacobi_weight.h): 1 up to a support of 2 spacings; less beyond, where the neighbours'
+// pressures, set in the same Jacobi iteration, add up to many times the response alpha_i counts. Summed over
+// the iterations of a solve, q_i is the particle's pressure over density squared: p_i = q_i rho_i^2.
 #pragma once
 
 #include <cstdint>

@@ -22,6 +22,7 @@
 
 #include "sim/sph/dfsph_physics.h"
 #include "sim/sph/fluid_solver.h"
+#include "sim/sph/jacobi_weight.h"
 
 namespace surge {
 
@@ -42,10 +43,12 @@ class DfsphSolver : public FluidSolver<Exec> {
     exec.allocate(q_density_sum_, n);
     exec.allocate(q_divergence_sum_, n);
     exec.allocate(acceleration_, n);
+    dfsph_.jacobi_weight = jacobi_weight(setup.params);
   }
 
   const DfsphParameters& settings() const { return dfsph_; }
-  // Between steps: every pass copies dfsph_ (or the numbers it needs) when it launches.
+  // Between steps: every pass copies dfsph_ (or the numbers it needs) when it launches. The setup's Jacobi
+  // weight stays as the caller keeps it.
   void set_settings(const DfsphParameters& dfsph) { dfsph_ = dfsph; }
 
   // The StepSolver shape (sim/core/solver.h).
@@ -202,9 +205,11 @@ class DfsphSolver : public FluidSolver<Exec> {
   enum class Solve { divergence, density };
 
   // Sets q_i for the solve's current velocities and returns its average error (fraction of rho0):
-  //   divergence  d_i = max(D rho_i/Dt, 0) (0 at the free surface), q_i = d_i alpha_i / dt, error = <d_i> dt
-  //   / rho0 density     e_i = max(rho_i + dt D rho_i/Dt - rho0, 0),        q_i = e_i alpha_i / dt^2, error =
-  //   <e_i> / rho0
+  //   divergence: d_i = max(D rho_i/Dt, 0) (0 at the free surface), q_i = omega d_i alpha_i / dt,
+  //               error = <d_i> dt / rho0
+  //   density:    e_i = max(rho_i + dt D rho_i/Dt - rho0, 0), q_i = omega e_i alpha_i / dt^2,
+  //               error = <e_i> / rho0
+  // with omega the Jacobi weight of the kernel's support (jacobi_weight.h; 1 up to 2 spacings).
   template <typename Kernel>
   double compute_error(const Kernel& kernel, float dt, Solve solve) {
     FluidState<Exec>& s = fluid_;
@@ -216,20 +221,21 @@ class DfsphSolver : public FluidSolver<Exec> {
     const float* density = s.density.data();
     float* excess = excess_.data();
     float* q = q_.data();
+    const float weight = dfsph_.jacobi_weight;
     if (solve == Solve::divergence) {
       const float surface_count = dfsph_.surface_neighbor_count;
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
         float rate = density_rate(kernel, p, grid, fluid, velocity, boundary, i);
         if (rate < 0.0f || factor[i].neighbors < surface_count) rate = 0.0f;
         excess[i] = rate * dt;
-        q[i] = rate * factor[i].alpha / dt;
+        q[i] = weight * rate * factor[i].alpha / dt;
       });
     } else {
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
         const float predicted = density[i] + dt * density_rate(kernel, p, grid, fluid, velocity, boundary, i);
         const float e = fmaxf(predicted - p.rest_density, 0.0f);
         excess[i] = e;
-        q[i] = e * factor[i].alpha / (dt * dt);
+        q[i] = weight * e * factor[i].alpha / (dt * dt);
       });
     }
     const double total = s.exec.sum(s.n, [=] SURGE_LAMBDA(std::uint32_t i) { return excess[i]; });

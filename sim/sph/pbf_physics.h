@@ -5,19 +5,21 @@
 //     grad_i C_i = (1/rho0) (sum_j m grad W_ij + sum_b rho0 V_b grad W_ib),   grad_j C_i = -(m/rho0) grad
 //     W_ij,
 // and a Jacobi iteration moves every particle by
-//     lambda_i = -C_i / (sum_k |grad_k C_i|^2 + eps)                                          (MM13 eq. 11)
+//     lambda_i = -omega C_i / (sum_k |grad_k C_i|^2 + eps)                                    (MM13 eq. 11)
 //     dx_i = sum_j (m/rho0) (lambda_i + lambda_j + s_corr) grad W_ij + sum_b V_b (lambda_i + lambda_b) grad
 //     W_ib
 // (MM13 eqs. 12, 14)
-// with the artificial pressure s_corr = -k (W(r_ij) / W(dq))^n against particle clumping (MM13 eq. 13).
+// with the artificial pressure s_corr = -k (W(r_ij) / W(dq))^n against particle clumping (MM13 eq. 13), dq a
+// fraction of the support (of 2 spacings, for wider supports: pbf_position_correction).
 // Walls: as in the DFSPH solver (dfsph_physics.h), a wall particle takes the fluid particle's pressure
 // carried hydrostatically, which in lambda terms (p = -rho0 lambda / dt^2) is lambda_b = lambda_i + dt^2 g .
 // r_ib: the wall term is V_b (lambda_i + lambda_b) grad W_ib, and its gravity part joins the prediction as an
 // acceleration (wall_pressure_acceleration with rho_i = rho0). MM13 adds the dimensionless s_corr to lambda,
 // which has units (m^2 here, with mass-weighted gradients); we multiply it by the lambda of a unit density
-// excess in the bulk, so k reads as "an excess of k". C_i is clamped at zero: a free-surface particle lacks
-// neighbours, and pulling it toward rho0 would make the surface cohesive (an inequality constraint, as in
-// later PBF work).
+// excess in the bulk, so k reads as "an excess of k". The weight omega is 1 up to a support of 2 spacings
+// and less beyond, where a Jacobi step of MM13's size overshoots (jacobi_weight.h). C_i is clamped at zero: a
+// free-surface particle lacks neighbours, and pulling it toward rho0 would make the surface cohesive (an
+// inequality constraint, as in later PBF work).
 #pragma once
 
 #include <cstdint>
@@ -80,7 +82,7 @@ SURGE_HD PbfLambda pbf_lambda(const Kernel& kernel, const SphParameters& params,
   });
   const float constraint = density_ratio > 1.0f ? density_ratio - 1.0f : 0.0f;
   const float denominator = length_squared(gradient_i) + gradient_j_sum + pbf.relaxation_absolute;
-  return {-constraint / denominator, constraint, density_ratio};
+  return {-pbf.jacobi_weight * constraint / denominator, constraint, density_ratio};
 }
 
 // The position correction dx_i of one Jacobi iteration (MM13 eqs. 12-14).
@@ -94,11 +96,20 @@ SURGE_HD Vec3f pbf_position_correction(const Kernel& kernel, const SphParameters
   const float support2 = params.support * params.support;
   const float m_over_rho0 = params.particle_mass / params.rest_density;
   const float inverse_w_dq = 1.0f / kernel.value(pbf.scorr_dq * params.support);
+  // s_corr acts at a support H above 2 spacings as it does at 2. k lambda_scale is the lambda a density
+  // excess of k gets in the bulk, of which a Jacobi step takes omega (pbf_lambda): so does s_corr. And it is
+  // evaluated at r H / (2 dx), reaching the neighbours it reaches at 2 spacings: with dq a fraction of H,
+  // s_corr would push apart neighbours at rest (W(dx)/W(dq) is 0.69 at 3 spacings for the cubic spline, 0.31
+  // at 2; to the 4th power 25 times as much) and drive free-surface particles into the walls, which have no
+  // s_corr to push back (measured with omega alone: a dam-break column at 3 spacings lost a corner particle
+  // through the wall within 70 steps).
+  const float scorr_scale = pbf.scorr_k * pbf.jacobi_weight * pbf.lambda_scale;
+  const float scorr_stretch = fmaxf(1.0f, params.support / (2.0f * params.spacing));
   Vec3f dx{};
   for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float r = sqrtf(r2);
-    const float s_corr = -pbf.scorr_k * pbf.lambda_scale * powf(kernel.value(r) * inverse_w_dq, pbf.scorr_n);
+    const float s_corr = -scorr_scale * powf(kernel.value(scorr_stretch * r) * inverse_w_dq, pbf.scorr_n);
     dx += (m_over_rho0 * (lambda_i + lambda[j] + s_corr)) * kernel.gradient(r_ij, r);
   });
   if (lambda_i != 0.0f) {

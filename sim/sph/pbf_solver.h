@@ -12,6 +12,7 @@
 
 #include "sim/sph/dfsph_physics.h"
 #include "sim/sph/fluid_solver.h"
+#include "sim/sph/jacobi_weight.h"
 #include "sim/sph/pbf_physics.h"
 
 namespace surge {
@@ -41,11 +42,12 @@ class PbfSolver : public FluidSolver<Exec> {
                                    [&](auto kernel) { return pbf_bulk_gradient_sum(kernel, setup.params); });
     pbf_.relaxation_absolute = pbf_.relaxation * bulk;
     pbf_.lambda_scale = 1.0f / bulk;
+    pbf_.jacobi_weight = jacobi_weight(setup.params);
   }
 
   const PbfParameters& settings() const { return pbf_; }
   // Between steps: every pass copies pbf_ when it launches. The setup's bulk gradient sum (lambda_scale,
-  // relaxation_absolute) stays as the caller keeps it (live_parameters.cpp).
+  // relaxation_absolute) and Jacobi weight stay as the caller keeps them (live_parameters.cpp).
   void set_settings(const PbfParameters& pbf) { pbf_ = pbf; }
 
   // The StepSolver shape (sim/core/solver.h).

@@ -137,7 +137,9 @@ constexpr std::array kPbfParameters = {
     PbfSpec{.key = "scorr_dq",
             .member = &PbfParameters::scorr_dq,
             .range = ValueRange::left_open(0, 1),
-            .description = "its reference distance Δq, as a fraction of the kernel support",
+            .description =
+                "its reference distance Δq, as a fraction of the kernel support (of 2 spacings, for a "
+                "wider support)",
             .live_for = kPbfOnly,
             .runtime_member = &PbfParameters::scorr_dq},
     PbfSpec{.key = "xsph",

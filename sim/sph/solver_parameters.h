@@ -14,6 +14,8 @@ struct DfsphParameters {
   // A particle with fewer fluid + wall neighbours than this is at the free surface: its velocity divergence
   // is not corrected, since the missing neighbours make it look expanding (as SPlisHSPlasH does, 20 in 3D).
   float surface_neighbor_count = 20.0f;
+  // Set at setup from the kernel and support (jacobi_weight.h): the weight on each Jacobi step.
+  float jacobi_weight = 1.0f;
 };
 
 // Solver settings of a PBF scene ([pbf] in docs/scenes.md).
@@ -29,6 +31,7 @@ struct PbfParameters {
   // Set at setup from the bulk sum_k |grad_k C_i|^2 =: G of a resting lattice:
   float relaxation_absolute = 0;  // eps = relaxation G [1/m^2]
   float lambda_scale = 0;         // 1 / G [m^2]: the lambda of a unit density excess, the unit of s_corr
+  float jacobi_weight = 1.0f;     // omega on each Jacobi step, from the kernel and support (jacobi_weight.h)
 };
 
 }  // namespace surge

@@ -1,5 +1,7 @@
 #include "sim/io/exporters.h"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -7,11 +9,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <utility>
+
+#include "sim/io/file_output_buffer.h"
+#include "sim/io/temporary_files.h"
 
 namespace surge {
 
@@ -21,11 +26,6 @@ namespace surge {
 static_assert(std::endian::native == std::endian::little, "exporters write host memory as little-endian");
 
 namespace {
-
-// The reason the last I/O call failed, or a generic one when the library left errno unset.
-std::string io_error_reason() {
-  return errno != 0 ? std::strerror(errno) : "I/O error";
-}
 
 // Shortest text that reads back to the same double, so times in .pvd and PLY comments are exact.
 std::string format_double(double value) {
@@ -119,15 +119,18 @@ void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& fill) {
   std::filesystem::path temporary = path;
   temporary += ".tmp";
-  const auto fail = [&](const std::string& reason) {
+  // Listed before the file exists, so a second Ctrl-C at any moment from here on removes it.
+  const TemporaryFileInFlight in_flight(temporary);
+  const auto fail = [&](int error) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    throw std::runtime_error("cannot write '" + path.string() + "': " + reason);
+    throw std::runtime_error("cannot write '" + path.string() + "': " + std::strerror(error));
   };
 
-  errno = 0;
-  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-  if (!out) fail(io_error_reason());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(errno);
+  FileOutputBuffer buffer(fd);
+  std::ostream out(&buffer);
   try {
     fill(out);
   } catch (...) {
@@ -135,16 +138,13 @@ void write_file_atomically(const std::filesystem::path& path,
     std::filesystem::remove(temporary, ignored);
     throw;
   }
-  errno = 0;
-  out.flush();
-  out.close();
-  // Buffered writes report disk-full and similar errors only here, so this check is what keeps a
-  // truncated file from being renamed into place.
-  if (!out) fail(io_error_reason());
+  // Buffered writes report a full disk and similar errors as late as here (the last flush, or close on
+  // some file systems), so this check is what keeps a truncated file from being renamed into place.
+  if (!buffer.close() || !out) fail(buffer.error() != 0 ? buffer.error() : EIO);
 
   std::error_code rename_error;
   std::filesystem::rename(temporary, path, rename_error);
-  if (rename_error) fail(rename_error.message());
+  if (rename_error) fail(rename_error.value());
 }
 
 void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {

@@ -385,6 +385,20 @@ TEST_F(Cli, BenchPrintsATableAndWritesJson) {
   EXPECT_TRUE(contains(r.out, "forces ms (%)"));
 }
 
+// A full disk reports its reason. /dev/full fails every write with ENOSPC: the benchmark's JSON is written
+// through a temporary file that is a link to it.
+TEST_F(Cli, AFullDiskIsReportedWithItsReason) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  write("tiny.toml", kTinyScene);
+  fs::create_symlink("/dev/full", dir_ / "bench.json.tmp");
+  const Result r = surge(
+      {"bench", "tiny.toml", "--backend", "cpu", "--steps", "1", "--warmup", "0", "--json", "bench.json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "cannot write 'bench.json': No space left on device"));
+  EXPECT_FALSE(fs::exists(dir_ / "bench.json"));
+  EXPECT_FALSE(fs::is_symlink(dir_ / "bench.json.tmp")) << "the temporary file is removed";
+}
+
 // ---- Bad input: exit 2, a message naming file, line and key, nothing written
 
 TEST_F(Cli, UnknownKeyIsRejected) {

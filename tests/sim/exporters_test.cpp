@@ -448,5 +448,26 @@ TEST_F(ExportersTest, SeriesEscapesFileNamesForXml) {
   EXPECT_TRUE(fs::exists(dir_ / "a&b\"c_000000.vtp"));
 }
 
+// A full disk, without filling one: the temporary file is a link to /dev/full, where every write fails with
+// ENOSPC. The message must carry that reason, not a generic "I/O error" (errno read after other calls had
+// reset it), and nothing may be left behind.
+TEST_F(ExportersTest, AFullDiskIsReportedWithItsReason) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  for (const bool large : {false, true}) {
+    const fs::path target = dir_ / "frame.vtp";
+    fs::create_symlink("/dev/full", dir_ / "frame.vtp.tmp");
+    try {
+      // A small frame fails at the last flush, a large one in the middle of its arrays.
+      write_vtp(target, random_frame(large ? 100000 : 3, 7));
+      ADD_FAILURE() << "expected std::runtime_error";
+    } catch (const std::runtime_error& error) {
+      EXPECT_EQ(std::string(error.what()),
+                "cannot write '" + target.string() + "': " + std::strerror(ENOSPC));
+    }
+    EXPECT_FALSE(fs::exists(target));
+    EXPECT_TRUE(directory_listing(dir_).empty()) << "the temporary file (the link) is removed";
+  }
+}
+
 }  // namespace
 }  // namespace surge

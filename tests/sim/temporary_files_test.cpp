@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/io/exporters.h"
+
 namespace surge {
 namespace {
 
@@ -63,6 +65,17 @@ TEST_F(TemporaryFiles, EverySlotCanBeTakenAndGivenBack) {
   many.clear();
   const TemporaryFileInFlight again(dir_ / "y.tmp");
   EXPECT_TRUE(again.listed());
+}
+
+TEST_F(TemporaryFiles, AnAtomicWriteIsListedWhileItWrites) {
+  const int before = temporary_files_in_flight();
+  int during = -1;
+  write_file_atomically(dir_ / "out.txt", [&](std::ostream& out) {
+    during = temporary_files_in_flight();
+    out << "text";
+  });
+  EXPECT_EQ(during, before + 1);
+  EXPECT_EQ(temporary_files_in_flight(), before);
 }
 
 TEST_F(TemporaryFiles, AListedWriterProcessIsKilledFirst) {

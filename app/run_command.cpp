@@ -244,6 +244,7 @@ int run_scene(const RunOptions& options) {
                                 .stages = simulation.stage_times(),
                                 .frames_written = frames.frames_written(),
                                 .frames_location = frames.location(),
+                                .stale_files_removed = frames.stale_files_removed(),
                                 .export_overlapped = frames.pipeline().overlapped,
                                 .export_queue_depth = frames.pipeline().queue_depth,
                                 .export_times = frames.times(),

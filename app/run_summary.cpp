@@ -64,6 +64,8 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   }
   row(out, "frames written") << s.frames_written;
   if (s.frames_written > 0) out << ": " << s.frames_location.string();
+  if (s.stale_files_removed > 0)
+    out << " (replacing " << s.stale_files_removed << " files an earlier run of this series left there)";
   out << '\n';
   if (s.frames_written > 0) print_export_figures(out, s);
   // Per-step solver figures, as "name  mean (max)" for the tallied ones (iterations, density error).

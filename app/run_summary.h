@@ -27,7 +27,8 @@ struct RunSummary {
   StageTimes stages;
   int frames_written = 0;
   std::filesystem::path frames_location;
-  bool export_overlapped = false;  // a writer thread wrote the frames
+  std::size_t stale_files_removed = 0;  // an earlier run's files of the same series, replaced
+  bool export_overlapped = false;       // a writer thread wrote the frames
   std::size_t export_queue_depth = 0;
   ExportTimes export_times;
   std::size_t export_bus_bytes = 0;  // device-to-host bytes of the exported frames

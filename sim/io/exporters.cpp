@@ -289,33 +289,73 @@ FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,
                              std::vector<ExportFormat> formats)
     : directory_(std::move(directory)), name_(std::move(name)), formats_(std::move(formats)) {}
 
+bool is_series_file(const std::string& file_name, const std::string& series_name) {
+  std::string_view rest(file_name);
+  if (rest.ends_with(".tmp")) rest.remove_suffix(4);
+  if (rest == series_name + ".pvd") return true;
+  if (!rest.starts_with(series_name + "_")) return false;
+  rest.remove_prefix(series_name.size() + 1);
+  if (!rest.ends_with(".vtp") && !rest.ends_with(".ply")) return false;
+  rest.remove_suffix(4);
+  return !rest.empty() && rest.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::vector<std::filesystem::path> remove_series_files(const std::filesystem::path& directory,
+                                                       const std::string& series_name) {
+  std::vector<std::filesystem::path> removed;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    if (!is_series_file(entry.path().filename().string(), series_name)) continue;
+    if (!entry.is_regular_file(error) && !entry.is_symlink(error)) continue;
+    std::filesystem::remove(entry.path(), error);
+    if (error) {
+      throw std::runtime_error("cannot remove '" + entry.path().string() +
+                               "', a frame of an earlier run: " + error.message());
+    }
+    removed.push_back(entry.path());
+  }
+  return removed;
+}
+
 void FrameExporter::write(const ParticleFrame& frame) {
   // Made here rather than in the constructor, so an exporter that never writes leaves no trace on disk.
-  if (frames_written_ == 0) std::filesystem::create_directories(directory_);
+  // A run replaces its own series: frames an earlier run of the same name left (a longer one leaves more)
+  // would otherwise lie beside the new .pvd, looking like part of this run.
+  if (frames_written_ == 0) {
+    std::filesystem::create_directories(directory_);
+    stale_files_removed_ = remove_series_files(directory_, name_).size();
+  }
 
   char number[16];
   std::snprintf(number, sizeof number, "_%06d", frames_written_);
   const std::string stem = name_ + number;
 
-  for (const ExportFormat format : formats_) {
-    switch (format) {
-      case ExportFormat::vtk: {
-        const std::string vtp_name = stem + ".vtp";
-        write_vtp(directory_ / vtp_name, frame);
-        files_.push_back(directory_ / vtp_name);
-        series_.emplace_back(frame.time_s, vtp_name);
-        const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
-        write_pvd(pvd, series_);
-        if (series_.size() == 1) files_.push_back(pvd);
-        break;
-      }
-      case ExportFormat::ply: {
-        const std::filesystem::path ply = directory_ / (stem + ".ply");
-        write_ply(ply, frame);
-        files_.push_back(ply);
-        break;
-      }
+  // The frame's files first, then the .pvd that lists it; when one fails (a full disk), the frame's files
+  // already written go again, so the directory holds the frames the .pvd lists and no others.
+  const std::filesystem::path vtp = directory_ / (stem + ".vtp"), ply = directory_ / (stem + ".ply");
+  const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
+  const bool vtk = std::find(formats_.begin(), formats_.end(), ExportFormat::vtk) != formats_.end();
+  std::vector<std::filesystem::path> written;
+  try {
+    for (const ExportFormat format : formats_) {
+      const std::filesystem::path& file = format == ExportFormat::vtk ? vtp : ply;
+      if (format == ExportFormat::vtk) write_vtp(file, frame);
+      if (format == ExportFormat::ply) write_ply(file, frame);
+      written.push_back(file);
     }
+    if (vtk) {
+      series_.emplace_back(frame.time_s, vtp.filename().string());
+      write_pvd(pvd, series_);
+    }
+  } catch (...) {
+    if (vtk && series_.size() > std::size_t(frames_written_)) series_.pop_back();
+    std::error_code ignored;
+    for (const std::filesystem::path& file : written) std::filesystem::remove(file, ignored);
+    throw;
+  }
+  for (const ExportFormat format : formats_) {
+    files_.push_back(format == ExportFormat::vtk ? vtp : ply);
+    if (format == ExportFormat::vtk && series_.size() == 1) files_.push_back(pvd);
   }
   ++frames_written_;
 }

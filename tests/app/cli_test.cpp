@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -385,6 +386,37 @@ TEST_F(Cli, BenchPrintsATableAndWritesJson) {
   EXPECT_TRUE(contains(r.out, "forces ms (%)"));
 }
 
+// A rerun into the directory of an earlier, longer run of the same scene: the new .pvd must not stand
+// beside the old run's later frames. The first frame removes the old series (FrameExporter), nothing else.
+TEST_F(Cli, ARerunReplacesTheEarlierLongerSeries) {
+  write("tiny.toml", kTinyScene);
+  const std::vector<std::string> run = {"run",      "tiny.toml", "--backend", "cpu", "--out",  "frames",
+                                        "--export", "vtk,ply",   "--every",   "2",   "--quiet"};
+  std::vector<std::string> longer = run;
+  longer.insert(longer.end(), {"--steps", "40"});
+  ASSERT_EQ(surge(longer).exit_code, 0);
+  std::ofstream(dir_ / "frames" / "other_000000.vtp") << "another scene's frame";
+  std::ofstream(dir_ / "frames" / "notes.txt") << "the user's";
+
+  std::vector<std::string> shorter = run;
+  shorter.insert(shorter.end(), {"--steps", "10"});
+  const Result r = surge(shorter);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 21 frames as .vtp and .ply and the .pvd went; 6 frames came.
+  EXPECT_TRUE(contains(r.out, "frames written    6: frames/tiny.pvd (replacing 43 files an earlier run"));
+  std::vector<std::string> on_disk;
+  for (const auto& entry : fs::directory_iterator(dir_ / "frames"))
+    on_disk.push_back(entry.path().filename());
+  std::sort(on_disk.begin(), on_disk.end());
+  std::vector<std::string> expected = {"notes.txt", "other_000000.vtp", "tiny.pvd"};
+  for (int k = 0; k < 6; ++k) {
+    expected.push_back("tiny_00000" + std::to_string(k) + ".ply");
+    expected.push_back("tiny_00000" + std::to_string(k) + ".vtp");
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(on_disk, expected);
+}
+
 // A full disk reports its reason. /dev/full fails every write with ENOSPC: the benchmark's JSON is written
 // through a temporary file that is a link to it.
 TEST_F(Cli, AFullDiskIsReportedWithItsReason) {
@@ -397,6 +429,33 @@ TEST_F(Cli, AFullDiskIsReportedWithItsReason) {
   EXPECT_TRUE(contains(r.err, "cannot write 'bench.json': No space left on device"));
   EXPECT_FALSE(fs::exists(dir_ / "bench.json"));
   EXPECT_FALSE(fs::is_symlink(dir_ / "bench.json.tmp")) << "the temporary file is removed";
+}
+
+// The same on a real file system that fills up mid-run: a small tmpfs, where the test may mount one (as
+// root, with the right to mount); skipped with the reason elsewhere.
+TEST_F(Cli, AFileSystemThatFillsUpStopsTheRunWithItsReason) {
+  const fs::path small = dir_ / "small";
+  fs::create_directories(small);
+  const std::string mount = "mount -t tmpfs -o size=256k surge-test " + small.string() + " 2> /dev/null";
+  if (geteuid() != 0 || std::system(mount.c_str()) != 0)
+    GTEST_SKIP() << "cannot mount a small tmpfs here (needs root and the right to mount)";
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--out", "small/frames", "--export",
+                          "vtk,ply", "--every", "1", "--steps", "200", "--quiet"});
+  std::vector<fs::path> temporaries;
+  std::vector<std::string> vtp_files;
+  for (const auto& entry : fs::directory_iterator(small / "frames")) {
+    if (entry.path().extension() == ".tmp") temporaries.push_back(entry.path());
+    if (entry.path().extension() == ".vtp") vtp_files.push_back(entry.path().filename());
+  }
+  const std::string pvd = read_text_file(small / "frames" / "tiny.pvd");
+  std::system(("umount " + small.string()).c_str());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "No space left on device"));
+  EXPECT_TRUE(temporaries.empty()) << temporaries.front();
+  ASSERT_FALSE(vtp_files.empty());
+  for (const std::string& file : vtp_files)
+    EXPECT_TRUE(contains(pvd, file)) << "a frame the .pvd does not list";
 }
 
 // ---- Bad input: exit 2, a message naming file, line and key, nothing written

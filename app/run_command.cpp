@@ -8,6 +8,7 @@
 #include "app/backend_choice.h"
 #include "app/exit_codes.h"
 #include "app/frame_writer.h"
+#include "app/interrupts.h"
 #include "app/progress.h"
 #include "app/run_summary.h"
 #include "sim/io/gauge_recorder.h"
@@ -137,6 +138,9 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
 }
 
 int run_scene(const RunOptions& options) {
+  // From here a Ctrl-C ends the run cleanly after the step in flight (app/interrupts.h); during setup it
+  // takes effect before the first step.
+  install_interrupt_handlers();
   // Setup is CPU work (reading the scene, placing particles, the wall particles' volumes) plus the first
   // upload to the GPU; reported beside the stepping time.
   const auto setup_start = std::chrono::steady_clock::now();
@@ -197,7 +201,10 @@ int run_scene(const RunOptions& options) {
   StepStatus status = simulation.status();
   write_frames(status);
   bool emitter_full_said = false;  // said once
+  int interrupted_by = 0;
   while (!plan.end.reached(status.step, status.time_s)) {
+    // Between steps: the step before and its frame are complete, and the run ends as a finished one does.
+    if ((interrupted_by = interrupt_signal()) != 0) break;
     simulation.step();
     status = simulation.status();
     if (status.instability != Instability::none) {
@@ -232,6 +239,7 @@ int run_scene(const RunOptions& options) {
       export_bus_bytes += entry.bytes;
   }
   print_run_summary(std::cout, {.scene_name = scene.name,
+                                .interrupted_by = interrupted_by != 0 ? signal_name(interrupted_by) : "",
                                 .backend = backend.description,
                                 .fluid_particles = simulation.fluid_count(),
                                 .boundary_particles = simulation.boundary_count(),
@@ -266,7 +274,7 @@ int run_scene(const RunOptions& options) {
     std::cout << '\n';
   }
 #endif
-  return kExitSuccess;
+  return interrupted_by != 0 ? interrupted_exit_code(interrupted_by) : kExitSuccess;
 }
 
 }  // namespace surge::app

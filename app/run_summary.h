@@ -15,6 +15,7 @@ namespace surge::app {
 
 struct RunSummary {
   std::string scene_name;
+  std::string interrupted_by;  // "SIGINT", "SIGTERM": the run stopped early at `steps`, `simulated_s`
   std::string backend;
   std::size_t fluid_particles = 0;
   std::size_t boundary_particles = 0;

@@ -480,16 +480,54 @@ TEST_F(Cli, FluidOutsideTheDomainIsRejected) {
   expect_rejected(scene, line_of(scene, "[[fluid.block]]"), "fluid.block[0]");
 }
 
-TEST_F(Cli, TomlSyntaxErrorIsRejected) {
-  const std::string scene = replace_line(kTinyScene, "spacing = 0.02", "spacing = 0.02 0.03");
-  expect_rejected(scene, line_of(scene, "spacing ="), "");
+// Rejected as a scene's text: exit 2, "FILE:LINE:COLUMN: " and what is wrong, nothing written.
+void expect_text_rejected(const std::function<Result(const std::vector<std::string>&)>& surge_run,
+                          const fs::path& dir, const std::string& position, const std::string& message) {
+  const Result r = surge_run(
+      {"run", "bad.toml", "--backend", "cpu", "--out", "frames", "--export", "vtk,ply", "--every", "1"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "bad.toml:" + position + ": " + message));
+  EXPECT_FALSE(contains(r.err, "key ''"));
+  EXPECT_FALSE(fs::exists(dir / "frames")) << "a rejected scene created the output directory";
 }
 
-TEST_F(Cli, MissingSceneFileIsRejected) {
+TEST_F(Cli, TomlSyntaxErrorGivesLineColumnAndTheParsersDescription) {
+  const std::string scene = replace_line(kTinyScene, "spacing = 0.02", "spacing = 0.02 0.03");
+  write("bad.toml", scene);
+  const auto run = [&](const std::vector<std::string>& args) { return surge(args); };
+  expect_text_rejected(run, dir_, std::to_string(line_of(scene, "spacing =")) + ":16", "Error while parsing");
+  write("bad.toml", replace_line(kTinyScene, "[domain]", "[domain"));
+  expect_text_rejected(run, dir_, "3:8", "Error while parsing table header");
+}
+
+// The reproducers of toml++ 3.3.0's undefined behaviour and assertion (sim/scene/scene_text.h): clean
+// errors at the character, in a release build as in any other.
+TEST_F(Cli, BytesTomlPlusPlusMishandlesAreCleanErrors) {
+  const auto run = [&](const std::vector<std::string>& args) { return surge(args); };
+  write("bad.toml", replace_line(kTinyScene, "spacing = 0.02", "spacing = 0.02 µm"));
+  expect_text_rejected(run, dir_, std::to_string(line_of(kTinyScene, "spacing =")) + ":16",
+                       "unexpected character 'µ' (U+00B5): outside quoted strings and comments");
+  write("bad.toml", replace_line(kTinyScene, "[time]", "[time]\ntïny = 1"));
+  expect_text_rejected(run, dir_, std::to_string(line_of(kTinyScene, "[time]") + 1) + ":2",
+                       "unexpected character 'ï' (U+00EF)");
+  write("bad.toml", std::string("[\0", 2));
+  expect_text_rejected(run, dir_, "1:2", "a NUL byte");
+  write("bad.toml", replace_line(kTinyScene, "name = \"tiny\"", "name = \"t\xE9st\""));  // Latin-1
+  expect_text_rejected(run, dir_, "1:10", "invalid UTF-8 (byte 0xE9)");
+  // What TOML allows stays allowed: non-ASCII in strings and comments.
+  write("ok.toml", replace_line(kTinyScene, "spacing = 0.02", "spacing = 0.02  # 2 cm, not 20 µm"));
+  EXPECT_EQ(surge({"run", "ok.toml", "--backend", "cpu", "--steps", "1", "--quiet"}).exit_code, 0);
+}
+
+TEST_F(Cli, MissingSceneFileSaysWhyItCannotBeOpened) {
   const Result r = surge({"run", "missing.toml", "--out", "frames", "--export", "vtk", "--every", "1"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "missing.toml:0: key ''"));
+  EXPECT_EQ(r.err, "cannot open missing.toml: No such file or directory\n");
   EXPECT_FALSE(fs::exists(dir_ / "frames"));
+  fs::create_directories(dir_ / "adir.toml");
+  const Result d = surge({"run", "adir.toml"});
+  EXPECT_EQ(d.exit_code, 2);
+  EXPECT_EQ(d.err, "cannot read adir.toml: Is a directory\n");
 }
 
 TEST_F(Cli, BenchRejectsABadSceneToo) {

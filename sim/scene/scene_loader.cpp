@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -61,13 +62,32 @@ constexpr std::array<std::string_view, 6> kFaces = {kFaceNames[0], kFaceNames[1]
 constexpr IntegerRange kWallLayers{1, 4};
 constexpr IntegerRange kEvery{0, std::numeric_limits<int>::max()};
 
+// What makes `name` unusable as the stem of output file names, quoted for a message; "" when it is fine.
+// "." and ".." name directories (NAME.pvd would land beside the output directory, not in it), a separator
+// would write elsewhere, and control characters end up in the .pvd's XML, which may not hold them.
+std::string file_name_problem(const std::string& name) {
+  constexpr std::size_t kMaxBytes = 200;  // NAME_000000.vtp.tmp within the usual 255-byte file name limit
+  if (name.empty()) return "\"\" (an empty name)";
+  if (name == "." || name == "..") return "\"" + name + "\" (a directory, not a file name)";
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02X", byte);
+      return "a control character (" + std::string(code) + ")";
+    }
+  }
+  if (name.find_first_of("/\\") != std::string::npos)
+    return "\"" + name + "\" (with a path separator; output.dir sets the directory)";
+  if (name.size() > kMaxBytes)
+    return "a name of " + std::to_string(name.size()) + " bytes (at most " + std::to_string(kMaxBytes) + ")";
+  return "";
+}
+
 void read_identity(const TableReader& root, Scene& scene) {
   if (auto name = root.string("name")) {
-    // The name becomes part of output file names (NAME_000000.vtp).
-    if (name->empty() || name->find_first_of("/\\") != std::string::npos) {
-      root.fail("name", "expected a non-empty name without '/' or '\\' (it names output files), got \"" +
-                            *name + "\"");
-    }
+    if (const std::string problem = file_name_problem(*name); !problem.empty())
+      root.fail("name", "expected a file name (it names the output files, NAME_000000.vtp), got " + problem);
     scene.name = *name;
   } else {
     scene.name = scene.path.stem().string();

@@ -530,6 +530,14 @@ TEST_F(Cli, MissingSceneFileSaysWhyItCannotBeOpened) {
   EXPECT_EQ(d.err, "cannot read adir.toml: Is a directory\n");
 }
 
+TEST_F(Cli, NameMustBeAFileName) {
+  const int line = line_of(kTinyScene, "name =");
+  for (const std::string name : {"..", ".", "../up", "a/b", "tab\\there", "bell\\u0007", ""}) {
+    SCOPED_TRACE(name);
+    expect_rejected(replace_line(kTinyScene, "name = \"tiny\"", "name = \"" + name + "\""), line, "name");
+  }
+}
+
 TEST_F(Cli, BenchRejectsABadSceneToo) {
   write("bad.toml", replace_line(kTinyScene, "end = 0.002", "end = -1.0"));
   const Result r = surge({"bench", "bad.toml", "--backend", "cpu", "--json", "bench.json"});

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "app/backend_choice.h"
+#include "app/cli_checks.h"
 #include "app/exit_codes.h"
 #include "app/frame_writer.h"
 #include "app/interrupts.h"
@@ -89,19 +90,19 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   run->add_option(
          "--skin", options.skin,
          "hybrid-overlap: index skin as a fraction of the kernel support (cells of 1 + SKIN supports)")
-      ->check(CLI::Range(0.01, 2.0))
+      ->check(finite_in_range(0.01, 2.0))
       ->capture_default_str();
   run->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
       ->check(CLI::IsMember(kSolverNames));
   CLI::Option* steps =
       run->add_option("--steps", options.steps, "Stop after N steps (instead of the scene's end time)")
-          ->check(CLI::PositiveNumber);
+          ->transform(whole_at_least(1));
   run->add_option("--time", options.time_s, "Stop at simulated time T [s] (instead of the scene's end time)")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_positive(" [s]"))
       ->excludes(steps);
   run->add_option("--particles", options.particles,
-                  "Target fluid particle count, replacing the scene's resolution")
-      ->check(CLI::PositiveNumber);
+                  "Target fluid particle count, replacing the scene's resolution (at most 2e9)")
+      ->transform(particle_count());
   run->add_option("--out", options.out_dir, "Directory for exported frames (default: the scene's output.dir)")
       ->type_name("DIR");
   run->add_option("--export", options.formats,
@@ -110,12 +111,12 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
       ->check(CLI::IsMember({"vtk", "ply"}));
   CLI::Option* every = run->add_option("--every", options.every,
                                        "Export a frame every K steps (default: the scene's output.every)")
-                           ->check(CLI::NonNegativeNumber);
+                           ->transform(whole_at_least(0));
   run->add_option(
          "--every-time", options.every_time_s,
          "Export a frame every T simulated seconds: at the first step at or after each multiple of T "
          "(default: the scene's output.every_time)")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_positive(" [s]"))
       ->excludes(every);
   CLI::Option* export_sync = run->add_flag(
       "--export-sync", options.export_sync,

@@ -538,6 +538,47 @@ TEST_F(Cli, NameMustBeAFileName) {
   }
 }
 
+// ---- Command-line values: finite, in range, and said in numbers a person reads
+
+TEST_F(Cli, TimeMustBeFiniteAndPositive) {
+  write("tiny.toml", kTinyScene);
+  for (const std::string value : {"nan", "inf", "-1", "0", "-nan", "1e999", "soon"}) {
+    const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--time", value, "--out", "frames"});
+    EXPECT_EQ(r.exit_code, 2) << value;
+    EXPECT_TRUE(contains(r.err, "--time: expected a finite number > 0 [s], got " + value));
+    EXPECT_FALSE(fs::exists(dir_ / "frames"));
+  }
+}
+
+TEST_F(Cli, RangeErrorsPrintReadableNumbers) {
+  write("tiny.toml", kTinyScene);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--every", "-1"}, "--every: expected a whole number >= 0, got -1"},
+      {{"--every-time", "-2"}, "--every-time: expected a finite number > 0 [s], got -2"},
+      {{"--steps", "0"}, "--steps: expected a whole number >= 1, got 0"},
+      {{"--skin", "5"}, "--skin: expected a number in [0.01, 2], got 5"},
+      {{"--particles", "0"}, "--particles: expected a particle count from 1 to 2,000,000,000, got 0"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = {"run", "tiny.toml", "--backend", "cpu"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const Result r = surge(args);
+    EXPECT_EQ(r.exit_code, 2) << message;
+    EXPECT_TRUE(contains(r.err, message));
+    EXPECT_FALSE(contains(r.err, "17976931348623157")) << "DBL_MAX written out";
+  }
+  const Result bench = surge({"bench", "tiny.toml", "--backend", "cpu", "--warmup", "-3"});
+  EXPECT_EQ(bench.exit_code, 2);
+  EXPECT_TRUE(contains(bench.err, "--warmup: expected a whole number >= 0, got -3"));
+}
+
+TEST_F(Cli, ParticlesTakesScientificNotation) {
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--particles", "2e3", "--steps", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "particles         2,0")) << r.out;  // about 2000
+}
+
 TEST_F(Cli, BenchRejectsABadSceneToo) {
   write("bad.toml", replace_line(kTinyScene, "end = 0.002", "end = -1.0"));
   const Result r = surge({"bench", "bad.toml", "--backend", "cpu", "--json", "bench.json"});

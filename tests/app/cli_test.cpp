@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -89,8 +90,9 @@ class Cli : public testing::Test {
 
   // Runs surge with `args` in the temporary directory; stdout and stderr go to files, so neither is a
   // terminal (as in CI) and a chatty child cannot block on a full pipe.
-  Result surge(const std::vector<std::string>& args) const {
-    const surge::testing_support::SurgeResult r = surge::testing_support::run_surge(dir_, args);
+  Result surge(const std::vector<std::string>& args, long data_limit_bytes = 0) const {
+    const surge::testing_support::SurgeResult r =
+        surge::testing_support::run_surge(dir_, args, data_limit_bytes);
     return {r.exit_code, r.out, r.err};
   }
 
@@ -535,6 +537,58 @@ TEST_F(Cli, NameMustBeAFileName) {
   for (const std::string name : {"..", ".", "../up", "a/b", "tab\\there", "bell\\u0007", ""}) {
     SCOPED_TRACE(name);
     expect_rejected(replace_line(kTinyScene, "name = \"tiny\"", "name = \"" + name + "\""), line, "name");
+  }
+}
+
+// ---- Bounded setup: a scene or --particles that cannot fit fails at once, before anything is allocated
+
+TEST_F(Cli, SetupThatCannotFitIsRefusedWithinASecond) {
+  struct Case {
+    std::string scene_text;
+    std::vector<std::string> extra;
+    std::string message;
+  };
+  const std::string tank =
+      replace_line(replace_line(kTinyScene, "max = [0.2, 0.1, 0.2]", "max = [0.1, 0.1, 0.1]"),
+                   "max = [0.06, 0.1, 0.1]", "max = [0.05, 0.1, 0.1]");
+  const std::vector<Case> cases = {
+      // The cases: 5e8 particles in a 10 cm tank; a 5 cm block at 1 mm in a 100 m domain.
+      {replace_line(tank, "spacing = 0.02", "spacing = 0.0001"),
+       {},
+       "bad.toml:8: key 'resolution.spacing': about 5e8 fluid particles need at least 81.6 GiB of host "
+       "memory (the "
+       "setup, with 1.2e7 wall particles and 1.3e8 grid cells, and the CPU's simulation state); the data "
+       "size "
+       "limit (ulimit -d) allows 4 GiB: about "},
+      {replace_line(replace_line(kTinyScene, "max = [0.2, 0.1, 0.2]", "max = [100.0, 100.0, 100.0]"),
+                    "spacing = 0.02", "spacing = 0.001"),
+       {},
+       "bad.toml:8: key 'resolution.spacing': the 100 x 100 x 100 m domain in grid cells of one kernel "
+       "support"},
+      {kTinyScene,
+       {"--particles", "3000000000"},
+       "--particles: expected a particle count from 1 to 2,000,000,000, got 3,000,000,000"},
+      {kTinyScene,
+       {"--particles", "1e12"},
+       "--particles: expected a particle count from 1 to 2,000,000,000, got 1,000,000,000,000"},
+      {kTinyScene,
+       {"--particles", "2000000000"},
+       "bad.toml: option '--particles': about 2e9 fluid particles"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    write("bad.toml", c.scene_text);
+    std::vector<std::string> args = {"run",   "bad.toml", "--backend", "cpu",
+                                     "--out", "frames",   "--every",   "1"};
+    args.insert(args.end(), c.extra.begin(), c.extra.end());
+    const auto start = std::chrono::steady_clock::now();
+    // As on a machine with 4 GiB, whatever this one has: the refusals may not depend on it.
+    const Result r = surge(args, 4L << 30);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, c.message));
+    EXPECT_LT(seconds, 1.0);
+    EXPECT_FALSE(fs::exists(dir_ / "frames"));
   }
 }
 

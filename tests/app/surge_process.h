@@ -3,6 +3,7 @@
 #pragma once
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -31,14 +32,16 @@ inline std::string read_text_file(const std::filesystem::path& path) {
 }
 
 // A `surge` started and not yet waited for. `own_group`: the child leads a process group of its own, so
-// a test can signal the group as a terminal's Ctrl-C does (kill(-pid, SIGINT)).
+// a test can signal the group as a terminal's Ctrl-C does (kill(-pid, SIGINT)). `data_limit_bytes` > 0:
+// the child runs under that RLIMIT_DATA (ulimit -d), as on a machine with that much memory.
 struct SurgeChild {
   pid_t pid = -1;
   std::filesystem::path out_file, err_file;
 };
 
 inline SurgeChild start_surge(const std::filesystem::path& working_directory,
-                              const std::vector<std::string>& args, bool own_group = false) {
+                              const std::vector<std::string>& args, bool own_group = false,
+                              long data_limit_bytes = 0) {
   SurgeChild child{-1, working_directory / ".stdout", working_directory / ".stderr"};
   std::vector<std::string> argv_storage = {SURGE_BINARY};
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
@@ -49,6 +52,10 @@ inline SurgeChild start_surge(const std::filesystem::path& working_directory,
   child.pid = fork();
   if (child.pid == 0) {
     if (own_group) setpgid(0, 0);
+    if (data_limit_bytes > 0) {
+      const rlimit limit{rlim_t(data_limit_bytes), rlim_t(data_limit_bytes)};
+      if (setrlimit(RLIMIT_DATA, &limit) != 0) _exit(125);
+    }
     const int out = open(child.out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int err = open(child.err_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int in = open("/dev/null", O_RDONLY);
@@ -103,8 +110,8 @@ inline SurgeResult collect_surge(const SurgeChild& child, const SurgeWait& wait)
 }
 
 inline SurgeResult run_surge(const std::filesystem::path& working_directory,
-                             const std::vector<std::string>& args) {
-  const SurgeChild child = start_surge(working_directory, args);
+                             const std::vector<std::string>& args, long data_limit_bytes = 0) {
+  const SurgeChild child = start_surge(working_directory, args, false, data_limit_bytes);
   return collect_surge(child, wait_surge(child));
 }
 

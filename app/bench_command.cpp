@@ -9,6 +9,7 @@
 #include "app/backend_choice.h"
 #include "app/bench_plot.h"
 #include "app/bench_report.h"
+#include "app/cli_checks.h"
 #include "app/exit_codes.h"
 #include "app/svg_rasterizer.h"
 #include "sim/io/exporters.h"
@@ -102,12 +103,12 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
       ->add_option("--particles", options.particles,
                    "Fluid particle counts, comma-separated, e.g. 262144,1048576 (default: the scene's)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->transform(particle_count());
   bench->add_option("--steps", options.steps, "Timed steps per particle count")
-      ->check(CLI::PositiveNumber)
+      ->transform(whole_at_least(1))
       ->capture_default_str();
   bench->add_option("--warmup", options.warmup, "Untimed steps before timing (caches, clocks, allocations)")
-      ->check(CLI::NonNegativeNumber)
+      ->transform(whole_at_least(0))
       ->capture_default_str();
   bench
       ->add_option("--index-build", options.index_build,

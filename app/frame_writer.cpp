@@ -60,6 +60,11 @@ int FrameWriter::frames_written() const {
   return times().frames_written;
 }
 
+std::size_t FrameWriter::stale_files_removed() const {
+  if (overlapped_) return overlapped_->exporter().stale_files_removed();
+  return serial_ ? serial_->stale_files_removed() : 0;
+}
+
 ExportTimes FrameWriter::times() const {
   return overlapped_ ? overlapped_->times() : serial_times_;
 }

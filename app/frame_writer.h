@@ -36,6 +36,8 @@ class FrameWriter {
   // Waits until every frame is on disk; rethrows a write error. Call before reading the figures.
   void finish();
   int frames_written() const;
+  // Files of an earlier run's series that the first frame replaced (FrameExporter); read after finish().
+  std::size_t stale_files_removed() const;
   // Serial: snapshot_s is the download, writer_s the formatting and writing, both on the stepping thread.
   ExportTimes times() const;
   // Seconds the stepping thread spent on exports: what the run lost to them.

@@ -6,8 +6,10 @@
 #include <optional>
 
 #include "app/backend_choice.h"
+#include "app/cli_checks.h"
 #include "app/exit_codes.h"
 #include "app/frame_writer.h"
+#include "app/interrupts.h"
 #include "app/progress.h"
 #include "app/run_summary.h"
 #include "sim/io/gauge_recorder.h"
@@ -88,19 +90,19 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   run->add_option(
          "--skin", options.skin,
          "hybrid-overlap: index skin as a fraction of the kernel support (cells of 1 + SKIN supports)")
-      ->check(CLI::Range(0.01, 2.0))
+      ->check(finite_in_range(0.01, 2.0))
       ->capture_default_str();
   run->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
       ->check(CLI::IsMember(kSolverNames));
   CLI::Option* steps =
       run->add_option("--steps", options.steps, "Stop after N steps (instead of the scene's end time)")
-          ->check(CLI::PositiveNumber);
+          ->transform(whole_at_least(1));
   run->add_option("--time", options.time_s, "Stop at simulated time T [s] (instead of the scene's end time)")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_positive(" [s]"))
       ->excludes(steps);
   run->add_option("--particles", options.particles,
-                  "Target fluid particle count, replacing the scene's resolution")
-      ->check(CLI::PositiveNumber);
+                  "Target fluid particle count, replacing the scene's resolution (at most 2e9)")
+      ->transform(particle_count());
   run->add_option("--out", options.out_dir, "Directory for exported frames (default: the scene's output.dir)")
       ->type_name("DIR");
   run->add_option("--export", options.formats,
@@ -109,12 +111,12 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
       ->check(CLI::IsMember({"vtk", "ply"}));
   CLI::Option* every = run->add_option("--every", options.every,
                                        "Export a frame every K steps (default: the scene's output.every)")
-                           ->check(CLI::NonNegativeNumber);
+                           ->transform(whole_at_least(0));
   run->add_option(
          "--every-time", options.every_time_s,
          "Export a frame every T simulated seconds: at the first step at or after each multiple of T "
          "(default: the scene's output.every_time)")
-      ->check(CLI::PositiveNumber)
+      ->check(finite_positive(" [s]"))
       ->excludes(every);
   CLI::Option* export_sync = run->add_flag(
       "--export-sync", options.export_sync,
@@ -137,6 +139,9 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
 }
 
 int run_scene(const RunOptions& options) {
+  // From here a Ctrl-C ends the run cleanly after the step in flight (app/interrupts.h); during setup it
+  // takes effect before the first step.
+  install_interrupt_handlers();
   // Setup is CPU work (reading the scene, placing particles, the wall particles' volumes) plus the first
   // upload to the GPU; reported beside the stepping time.
   const auto setup_start = std::chrono::steady_clock::now();
@@ -197,7 +202,10 @@ int run_scene(const RunOptions& options) {
   StepStatus status = simulation.status();
   write_frames(status);
   bool emitter_full_said = false;  // said once
+  int interrupted_by = 0;
   while (!plan.end.reached(status.step, status.time_s)) {
+    // Between steps: the step before and its frame are complete, and the run ends as a finished one does.
+    if ((interrupted_by = interrupt_signal()) != 0) break;
     simulation.step();
     status = simulation.status();
     if (status.instability != Instability::none) {
@@ -232,6 +240,7 @@ int run_scene(const RunOptions& options) {
       export_bus_bytes += entry.bytes;
   }
   print_run_summary(std::cout, {.scene_name = scene.name,
+                                .interrupted_by = interrupted_by != 0 ? signal_name(interrupted_by) : "",
                                 .backend = backend.description,
                                 .fluid_particles = simulation.fluid_count(),
                                 .boundary_particles = simulation.boundary_count(),
@@ -244,6 +253,7 @@ int run_scene(const RunOptions& options) {
                                 .stages = simulation.stage_times(),
                                 .frames_written = frames.frames_written(),
                                 .frames_location = frames.location(),
+                                .stale_files_removed = frames.stale_files_removed(),
                                 .export_overlapped = frames.pipeline().overlapped,
                                 .export_queue_depth = frames.pipeline().queue_depth,
                                 .export_times = frames.times(),
@@ -265,7 +275,7 @@ int run_scene(const RunOptions& options) {
     std::cout << '\n';
   }
 #endif
-  return kExitSuccess;
+  return interrupted_by != 0 ? interrupted_exit_code(interrupted_by) : kExitSuccess;
 }
 
 }  // namespace surge::app

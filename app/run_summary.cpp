@@ -45,7 +45,12 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   const double particle_steps_per_s =
       s.wall_s > 0 ? double(s.fluid_particles) * double(s.steps) / s.wall_s : 0.0;
 
-  out << "summary: " << s.scene_name << " on " << s.backend << '\n';
+  out << "summary: " << s.scene_name << " on " << s.backend;
+  if (!s.interrupted_by.empty()) {
+    out << ", interrupted at step " << with_thousands(s.steps) << ", t = " << significant(s.simulated_s, 6)
+        << " s (" << s.interrupted_by << ")";
+  }
+  out << '\n';
   row(out, "particles") << with_thousands(std::int64_t(s.fluid_particles)) << " fluid + "
                         << with_thousands(std::int64_t(s.boundary_particles)) << " boundary\n";
   row(out, "steps") << with_thousands(s.steps) << '\n';
@@ -64,6 +69,8 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   }
   row(out, "frames written") << s.frames_written;
   if (s.frames_written > 0) out << ": " << s.frames_location.string();
+  if (s.stale_files_removed > 0)
+    out << " (replacing " << s.stale_files_removed << " files an earlier run of this series left there)";
   out << '\n';
   if (s.frames_written > 0) print_export_figures(out, s);
   // Per-step solver figures, as "name  mean (max)" for the tallied ones (iterations, density error).

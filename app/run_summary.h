@@ -15,6 +15,7 @@ namespace surge::app {
 
 struct RunSummary {
   std::string scene_name;
+  std::string interrupted_by;  // "SIGINT", "SIGTERM": the run stopped early at `steps`, `simulated_s`
   std::string backend;
   std::size_t fluid_particles = 0;
   std::size_t boundary_particles = 0;
@@ -27,7 +28,8 @@ struct RunSummary {
   StageTimes stages;
   int frames_written = 0;
   std::filesystem::path frames_location;
-  bool export_overlapped = false;  // a writer thread wrote the frames
+  std::size_t stale_files_removed = 0;  // an earlier run's files of the same series, replaced
+  bool export_overlapped = false;       // a writer thread wrote the frames
   std::size_t export_queue_depth = 0;
   ExportTimes export_times;
   std::size_t export_bus_bytes = 0;  // device-to-host bytes of the exported frames

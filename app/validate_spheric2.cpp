@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/backend_choice.h"
+#include "app/cli_checks.h"
 #include "app/exit_codes.h"
 #include "app/progress.h"
 #include "app/svg_plot.h"
@@ -171,7 +172,7 @@ CLI::App* add_validate_spheric2_command(CLI::App& parent, Spheric2Options& optio
   CLI::Option* particles = s2->add_option("--particles", options.particles,
                                           "Target fluid particle count (default: the scene's "
                                           "spacing, 0.02 m: about 84k)")
-                               ->check(CLI::PositiveNumber);
+                               ->transform(particle_count());
   s2->add_option("--spacing", options.spacing, "Particle spacing [m], replacing the scene's")
       ->check(CLI::Range(0.004, 0.2))
       ->excludes(particles);

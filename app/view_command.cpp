@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "app/backend_choice.h"
+#include "app/cli_checks.h"
 #include "app/exit_codes.h"
 #if SURGE_HAVE_VIEWER
 #include "app/viewer/viewer.h"
@@ -21,10 +22,10 @@ CLI::App* add_view_command(CLI::App& parent, ViewOptions& options) {
       ->check(CLI::IsMember({"cpu", "gpu", "auto"}))
       ->capture_default_str();
   view->add_option("--particles", options.particles, "Target fluid particle count, replacing the scene's")
-      ->check(CLI::PositiveNumber);
+      ->transform(particle_count());
   add_render_look_options(*view, options.look, false);
   view->add_option("--frames", options.frames, "Run N frames, then exit (with --screenshot: save the last)")
-      ->check(CLI::PositiveNumber);
+      ->transform(whole_at_least(1));
   view->add_option("--screenshot", options.screenshot, "With --frames: write the last frame as a PNG")
       ->type_name("FILE.png");
   view->add_flag("--fullscreen", options.fullscreen, "Start fullscreen (F11 toggles)");

@@ -1,9 +1,11 @@
 #include "render/png_writer.h"
 
 #include <cstdio>
-#include <fstream>
+#include <ostream>
 #include <stdexcept>
 #include <string>
+
+#include "sim/io/exporters.h"
 
 #define STB_IMAGE_WRITE_STATIC
 #define STB_IMAGE_WRITE_IMPLEMENTATION
@@ -29,17 +31,10 @@ void write_png(const std::filesystem::path& file, int width, int height,
   if (!stbi_write_png_to_func(append_bytes, &encoded, width, height, 4, rgba.data(), width * 4)) {
     throw std::runtime_error(file.string() + ": PNG encoding failed");
   }
-  const std::filesystem::path temporary = file.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+  // Temporary name, errno's reason on failure and the second Ctrl-C's clean-up as for the exported frames.
+  write_file_atomically(file, [&](std::ostream& out) {
     out.write(reinterpret_cast<const char*>(encoded.data()), std::streamsize(encoded.size()));
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temporary, ignored);
-      throw std::runtime_error(file.string() + ": cannot write");
-    }
-  }
-  std::filesystem::rename(temporary, file);
+  });
 }
 
 }  // namespace surge::render

@@ -1,12 +1,20 @@
 // An MP4 from RGBA frames, by piping them to ffmpeg. The file is written under a temporary name and
 // renamed when ffmpeg finishes successfully.
+//
+// ffmpeg runs in a process group of its own, so a Ctrl-C at the terminal (which signals the whole
+// foreground group) reaches Surge alone: Surge finishes the run and closes the pipe, and ffmpeg writes the
+// MP4's index as at a normal end. An ffmpeg that saw the Ctrl-C itself would stop mid-stream and leave a
+// file without its index.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
-#include <optional>
+#include <memory>
 #include <vector>
+
+#include "sim/io/temporary_files.h"
 
 namespace surge::app {
 
@@ -14,7 +22,7 @@ class VideoEncoder {
  public:
   // Throws InputError when ffmpeg is not installed, std::runtime_error when it cannot be started.
   VideoEncoder(std::filesystem::path file, int width, int height, int fps);
-  ~VideoEncoder();  // abandons an unfinished video (removes the temporary file)
+  ~VideoEncoder();  // abandons an unfinished video (stops ffmpeg, removes the temporary file)
   VideoEncoder(const VideoEncoder&) = delete;
   VideoEncoder& operator=(const VideoEncoder&) = delete;
 
@@ -24,10 +32,14 @@ class VideoEncoder {
   int frames() const { return frames_; }
 
  private:
+  int wait_for_ffmpeg();  // closes the pipe; returns ffmpeg's wait status
+
   std::filesystem::path file_, temporary_;
+  std::unique_ptr<TemporaryFileInFlight> in_flight_;  // the .part, and ffmpeg as its writer
   int width_, height_;
   int frames_ = 0;
-  std::FILE* pipe_ = nullptr;
+  int pipe_ = -1;  // ffmpeg's stdin
+  pid_t ffmpeg_ = 0;
 };
 
 }  // namespace surge::app

@@ -28,8 +28,23 @@ std::unique_ptr<Simulation> with_walls(std::unique_ptr<Simulation> simulation, c
 // ---- Where a run starts: the scene's initial state or, for a live mode switch, the state of `running` (a
 // simulation of the same scene), downloaded.
 
-SphSetup fluid_setup(const Scene& scene, const SimulationOptions& options, Simulation* running) {
-  const SphSetup setup = build_setup(scene, options.particles_override);
+// The host memory a mode needs beyond the setup, per fluid particle (the GPU's own is checked by gpu_for).
+double run_host_bytes_per_particle(ExecutionMode mode) {
+  switch (mode) {
+    case ExecutionMode::cpu:
+      return kCpuRunBytesPerFluidParticle;
+    case ExecutionMode::hybrid:
+    case ExecutionMode::hybrid_overlap:
+      return kHybridRunBytesPerFluidParticle;
+    case ExecutionMode::gpu:
+      return 0;
+  }
+  return 0;
+}
+
+SphSetup fluid_setup(ExecutionMode mode, const Scene& scene, const SimulationOptions& options,
+                     Simulation* running) {
+  const SphSetup setup = build_setup(scene, options.particles_override, run_host_bytes_per_particle(mode));
   if (running == nullptr) return setup;
   ParticleFrame frame;
   running->download(frame);
@@ -79,12 +94,12 @@ using Maker = std::unique_ptr<Simulation> (*)(ExecutionMode, const Scene&, const
 
 std::unique_ptr<Simulation> wcsph(ExecutionMode mode, const Scene& scene, const SimulationOptions& options,
                                   Simulation* running) {
-  return make_wcsph_simulation(fluid_setup(scene, options, running), mode, options);
+  return make_wcsph_simulation(fluid_setup(mode, scene, options, running), mode, options);
 }
 
 std::unique_ptr<Simulation> dfsph(ExecutionMode mode, const Scene& scene, const SimulationOptions& options,
                                   Simulation* running) {
-  const SphSetup setup = fluid_setup(scene, options, running);
+  const SphSetup setup = fluid_setup(mode, scene, options, running);
   switch (mode) {
     case ExecutionMode::cpu:
       return with_walls(make_cpu_dfsph_simulation(setup, scene.dfsph), setup);
@@ -100,7 +115,7 @@ std::unique_ptr<Simulation> dfsph(ExecutionMode mode, const Scene& scene, const 
 
 std::unique_ptr<Simulation> pbf(ExecutionMode mode, const Scene& scene, const SimulationOptions& options,
                                 Simulation* running) {
-  const SphSetup setup = fluid_setup(scene, options, running);
+  const SphSetup setup = fluid_setup(mode, scene, options, running);
   switch (mode) {
     case ExecutionMode::cpu:
       return with_walls(make_cpu_pbf_simulation(setup, scene.pbf), setup);

@@ -1,5 +1,7 @@
 #include "sim/io/exporters.h"
 
+#include <fcntl.h>
+
 #include <algorithm>
 #include <bit>
 #include <cerrno>
@@ -7,11 +9,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 #include <system_error>
 #include <utility>
+
+#include "sim/io/file_output_buffer.h"
+#include "sim/io/temporary_files.h"
 
 namespace surge {
 
@@ -21,11 +26,6 @@ namespace surge {
 static_assert(std::endian::native == std::endian::little, "exporters write host memory as little-endian");
 
 namespace {
-
-// The reason the last I/O call failed, or a generic one when the library left errno unset.
-std::string io_error_reason() {
-  return errno != 0 ? std::strerror(errno) : "I/O error";
-}
 
 // Shortest text that reads back to the same double, so times in .pvd and PLY comments are exact.
 std::string format_double(double value) {
@@ -119,15 +119,18 @@ void write_file_atomically(const std::filesystem::path& path,
                            const std::function<void(std::ostream&)>& fill) {
   std::filesystem::path temporary = path;
   temporary += ".tmp";
-  const auto fail = [&](const std::string& reason) {
+  // Listed before the file exists, so a second Ctrl-C at any moment from here on removes it.
+  const TemporaryFileInFlight in_flight(temporary);
+  const auto fail = [&](int error) {
     std::error_code ignored;
     std::filesystem::remove(temporary, ignored);
-    throw std::runtime_error("cannot write '" + path.string() + "': " + reason);
+    throw std::runtime_error("cannot write '" + path.string() + "': " + std::strerror(error));
   };
 
-  errno = 0;
-  std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-  if (!out) fail(io_error_reason());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(errno);
+  FileOutputBuffer buffer(fd);
+  std::ostream out(&buffer);
   try {
     fill(out);
   } catch (...) {
@@ -135,16 +138,13 @@ void write_file_atomically(const std::filesystem::path& path,
     std::filesystem::remove(temporary, ignored);
     throw;
   }
-  errno = 0;
-  out.flush();
-  out.close();
-  // Buffered writes report disk-full and similar errors only here, so this check is what keeps a
-  // truncated file from being renamed into place.
-  if (!out) fail(io_error_reason());
+  // Buffered writes report a full disk and similar errors as late as here (the last flush, or close on
+  // some file systems), so this check is what keeps a truncated file from being renamed into place.
+  if (!buffer.close() || !out) fail(buffer.error() != 0 ? buffer.error() : EIO);
 
   std::error_code rename_error;
   std::filesystem::rename(temporary, path, rename_error);
-  if (rename_error) fail(rename_error.message());
+  if (rename_error) fail(rename_error.value());
 }
 
 void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {
@@ -289,33 +289,73 @@ FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,
                              std::vector<ExportFormat> formats)
     : directory_(std::move(directory)), name_(std::move(name)), formats_(std::move(formats)) {}
 
+bool is_series_file(const std::string& file_name, const std::string& series_name) {
+  std::string_view rest(file_name);
+  if (rest.ends_with(".tmp")) rest.remove_suffix(4);
+  if (rest == series_name + ".pvd") return true;
+  if (!rest.starts_with(series_name + "_")) return false;
+  rest.remove_prefix(series_name.size() + 1);
+  if (!rest.ends_with(".vtp") && !rest.ends_with(".ply")) return false;
+  rest.remove_suffix(4);
+  return !rest.empty() && rest.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
+std::vector<std::filesystem::path> remove_series_files(const std::filesystem::path& directory,
+                                                       const std::string& series_name) {
+  std::vector<std::filesystem::path> removed;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    if (!is_series_file(entry.path().filename().string(), series_name)) continue;
+    if (!entry.is_regular_file(error) && !entry.is_symlink(error)) continue;
+    std::filesystem::remove(entry.path(), error);
+    if (error) {
+      throw std::runtime_error("cannot remove '" + entry.path().string() +
+                               "', a frame of an earlier run: " + error.message());
+    }
+    removed.push_back(entry.path());
+  }
+  return removed;
+}
+
 void FrameExporter::write(const ParticleFrame& frame) {
   // Made here rather than in the constructor, so an exporter that never writes leaves no trace on disk.
-  if (frames_written_ == 0) std::filesystem::create_directories(directory_);
+  // A run replaces its own series: frames an earlier run of the same name left (a longer one leaves more)
+  // would otherwise lie beside the new .pvd, looking like part of this run.
+  if (frames_written_ == 0) {
+    std::filesystem::create_directories(directory_);
+    stale_files_removed_ = remove_series_files(directory_, name_).size();
+  }
 
   char number[16];
   std::snprintf(number, sizeof number, "_%06d", frames_written_);
   const std::string stem = name_ + number;
 
-  for (const ExportFormat format : formats_) {
-    switch (format) {
-      case ExportFormat::vtk: {
-        const std::string vtp_name = stem + ".vtp";
-        write_vtp(directory_ / vtp_name, frame);
-        files_.push_back(directory_ / vtp_name);
-        series_.emplace_back(frame.time_s, vtp_name);
-        const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
-        write_pvd(pvd, series_);
-        if (series_.size() == 1) files_.push_back(pvd);
-        break;
-      }
-      case ExportFormat::ply: {
-        const std::filesystem::path ply = directory_ / (stem + ".ply");
-        write_ply(ply, frame);
-        files_.push_back(ply);
-        break;
-      }
+  // The frame's files first, then the .pvd that lists it; when one fails (a full disk), the frame's files
+  // already written go again, so the directory holds the frames the .pvd lists and no others.
+  const std::filesystem::path vtp = directory_ / (stem + ".vtp"), ply = directory_ / (stem + ".ply");
+  const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
+  const bool vtk = std::find(formats_.begin(), formats_.end(), ExportFormat::vtk) != formats_.end();
+  std::vector<std::filesystem::path> written;
+  try {
+    for (const ExportFormat format : formats_) {
+      const std::filesystem::path& file = format == ExportFormat::vtk ? vtp : ply;
+      if (format == ExportFormat::vtk) write_vtp(file, frame);
+      if (format == ExportFormat::ply) write_ply(file, frame);
+      written.push_back(file);
     }
+    if (vtk) {
+      series_.emplace_back(frame.time_s, vtp.filename().string());
+      write_pvd(pvd, series_);
+    }
+  } catch (...) {
+    if (vtk && series_.size() > std::size_t(frames_written_)) series_.pop_back();
+    std::error_code ignored;
+    for (const std::filesystem::path& file : written) std::filesystem::remove(file, ignored);
+    throw;
+  }
+  for (const ExportFormat format : formats_) {
+    files_.push_back(format == ExportFormat::vtk ? vtp : ply);
+    if (format == ExportFormat::vtk && series_.size() == 1) files_.push_back(pvd);
   }
   ++frames_written_;
 }

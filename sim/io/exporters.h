@@ -25,13 +25,24 @@ enum class ExportFormat { vtk, ply };
 // Parses "vtk" / "ply" (as in scene files and --export); throws std::invalid_argument otherwise.
 ExportFormat parse_export_format(const std::string& name);
 
+// Whether `file_name` belongs to the frame series `series_name`: NAME.pvd, NAME_<digits>.vtp or .ply, or
+// one of those with ".tmp" (a write an earlier run did not finish).
+bool is_series_file(const std::string& file_name, const std::string& series_name);
+// Removes the files of the series `series_name` from `directory`, none other; returns their paths.
+std::vector<std::filesystem::path> remove_series_files(const std::filesystem::path& directory,
+                                                       const std::string& series_name);
+
 // Writes numbered frames into a directory: NAME_000000.vtp / .ply, and NAME.pvd listing every .vtp
 // with its simulated time (rewritten atomically after each frame, so it is valid at every moment).
+// Before its first frame it removes the series files an earlier run of the same name left there (a rerun
+// replaces the series; files of other names are left alone).
 class FrameExporter {
  public:
   FrameExporter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats);
   void write(const ParticleFrame& frame);  // creates the directory on first use
   int frames_written() const { return frames_written_; }
+  // Files of an earlier run's series removed before the first frame.
+  std::size_t stale_files_removed() const { return stale_files_removed_; }
   const std::vector<std::filesystem::path>& files() const { return files_; }
 
  private:
@@ -39,6 +50,7 @@ class FrameExporter {
   std::string name_;
   std::vector<ExportFormat> formats_;
   int frames_written_ = 0;
+  std::size_t stale_files_removed_ = 0;
   std::vector<std::pair<double, std::string>> series_;  // (time, vtp file name) for the .pvd
   std::vector<std::filesystem::path> files_;
 };

@@ -1,5 +1,7 @@
 #include "sim/io/gauge_recorder.h"
 
+#include <fcntl.h>
+
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -19,8 +21,8 @@ std::string shortest(T value) {
   return std::string(buffer.data(), result.ptr);
 }
 
-std::string reason_of_errno() {
-  return errno != 0 ? std::strerror(errno) : "the write failed";
+std::string reason_of(int error) {
+  return error != 0 ? std::strerror(error) : "the write failed";
 }
 
 }  // namespace
@@ -54,9 +56,11 @@ GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefi
   temporary_ += ".tmp";
   std::error_code ignored;
   if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ignored);
-  errno = 0;
-  out_.open(temporary_, std::ios::binary | std::ios::trunc);
-  if (!out_) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of_errno());
+  in_flight_ = std::make_unique<TemporaryFileInFlight>(temporary_);
+  const int fd = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(errno));
+  file_ = std::make_unique<FileOutputBuffer>(fd);
+  out_.rdbuf(file_.get());
   std::string header;
   for (const std::string& column : columns(gauges, filtered)) header += (header.empty() ? "" : ",") + column;
   out_ << header << '\n' << std::flush;
@@ -64,7 +68,7 @@ GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefi
 
 GaugeRecorder::~GaugeRecorder() {
   // Not finished (an exception unwinds the run): the rows so far stay in the .tmp file, as after a crash.
-  if (out_.is_open()) out_.close();
+  if (file_) file_->close();
 }
 
 void GaugeRecorder::sample_if_due(const StepStatus& status) {
@@ -75,21 +79,20 @@ void GaugeRecorder::sample_if_due(const StepStatus& status) {
     row += ',' + shortest(values_[k]);
     if (!filters_.empty()) row += ',' + shortest(float(filters_[k].update(values_[k], status.time_s)));
   }
-  errno = 0;
   out_ << row << '\n' << std::flush;
-  if (!out_) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of_errno());
+  if (!out_) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(file_->error()));
   ++rows_;
 }
 
 void GaugeRecorder::finish() {
   if (finished_) return;
   finished_ = true;
-  errno = 0;
-  out_.close();
-  if (!out_) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of_errno());
+  if (!file_->close() || !out_)
+    throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(file_->error()));
   std::error_code error;
   std::filesystem::rename(temporary_, path_, error);
   if (error) throw std::runtime_error("cannot write '" + path_.string() + "': " + error.message());
+  in_flight_.reset();
 }
 
 }  // namespace surge

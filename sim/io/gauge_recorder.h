@@ -7,12 +7,15 @@
 
 #include <cmath>
 #include <filesystem>
-#include <fstream>
+#include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "sim/backend/simulation.h"
 #include "sim/core/step_status.h"
+#include "sim/io/file_output_buffer.h"
+#include "sim/io/temporary_files.h"
 #include "sim/io/time_schedule.h"
 #include "sim/sph/gauge.h"
 
@@ -62,7 +65,9 @@ class GaugeRecorder {
  private:
   Simulation& simulation_;
   std::filesystem::path path_, temporary_;
-  std::ofstream out_;
+  std::unique_ptr<TemporaryFileInFlight> in_flight_;  // the .tmp until finish() renames it
+  std::unique_ptr<FileOutputBuffer> file_;
+  std::ostream out_{nullptr};
   TimeSchedule schedule_;
   std::vector<FirstOrderFilter> filters_;  // one per value; empty without a filter time
   std::vector<float> values_;

@@ -3,6 +3,7 @@
 #include <array>
 #include <string_view>
 
+#include "sim/core/particle_limits.h"
 #include "sim/dem/dem_parameter_specs.h"
 #include "sim/scene/family_readers.h"
 
@@ -15,7 +16,7 @@ constexpr std::array<std::string_view, 3> kFrictionModels = {"coulomb", "viscous
 constexpr std::array<std::string_view, 2> kWallModels = {"contact", "reflect"};
 constexpr std::array<std::string_view, 3> kGrainShapes = {"box", "sphere", "lattice"};
 constexpr std::array<std::string_view, 2> kOverflows = {"shrink", "clamp"};
-constexpr IntegerRange kGrainCount{1, 2'000'000'000};
+constexpr IntegerRange kGrainCount{1, kMaxParticles};
 
 // A key that only one choice of a model takes, given with another: an error, not a value ignored.
 void reject_for(const TableReader& table, std::string_view key, const std::string& why) {

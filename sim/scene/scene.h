@@ -23,17 +23,25 @@
 
 namespace surge {
 
-// A scene that cannot be used. what() reads "FILE:LINE: key 'KEY': PROBLEM" so a user can go straight to it.
+// A scene that cannot be used. what() reads "FILE:LINE: key 'KEY': PROBLEM" so a user can go straight to it;
+// a problem in the text itself (a syntax error, a byte TOML does not allow) reads "FILE:LINE:COLUMN:
+// PROBLEM"; one with a command-line option that replaces a scene key (--particles) reads "FILE: option
+// '--particles': PROBLEM"; one with the file as a whole (it cannot be opened) is the message alone.
 class SceneError : public std::runtime_error {
  public:
   SceneError(std::filesystem::path file, int line, std::string key, const std::string& problem);
+  static SceneError at_position(std::filesystem::path file, int line, int column, const std::string& problem);
+  static SceneError about_file(std::filesystem::path file, const std::string& message);
   const std::filesystem::path& file() const { return file_; }
-  int line() const { return line_; }  // 0 when the problem has no line (missing file)
+  int line() const { return line_; }      // 0 when the problem has no line (missing file, an option)
+  int column() const { return column_; }  // 0 unless the problem is at a position in the text
   const std::string& key() const { return key_; }
 
  private:
+  SceneError(std::filesystem::path file, int line, int column, std::string key, const std::string& what);
   std::filesystem::path file_;
   int line_;
+  int column_ = 0;
   std::string key_;
 };
 

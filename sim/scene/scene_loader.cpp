@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -13,15 +14,41 @@
 #include <string_view>
 
 #include "sim/scene/family_readers.h"
+#include "sim/scene/scene_text.h"
 #include "sim/sph/fluid_parameter_specs.h"
 
 namespace surge {
 
+namespace {
+
+std::string scene_error_text(const std::filesystem::path& file, int line, const std::string& key,
+                             const std::string& problem) {
+  if (line == 0 && key.starts_with("--")) return file.string() + ": option '" + key + "': " + problem;
+  return file.string() + ":" + std::to_string(line) + ": key '" + key + "': " + problem;
+}
+
+}  // namespace
+
 SceneError::SceneError(std::filesystem::path file, int line, std::string key, const std::string& problem)
-    : std::runtime_error(file.string() + ":" + std::to_string(line) + ": key '" + key + "': " + problem),
+    : std::runtime_error(scene_error_text(file, line, key, problem)),
       file_(std::move(file)),
       line_(line),
       key_(std::move(key)) {}
+
+SceneError::SceneError(std::filesystem::path file, int line, int column, std::string key,
+                       const std::string& what)
+    : std::runtime_error(what), file_(std::move(file)), line_(line), column_(column), key_(std::move(key)) {}
+
+SceneError SceneError::at_position(std::filesystem::path file, int line, int column,
+                                   const std::string& problem) {
+  const std::string what =
+      file.string() + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + problem;
+  return SceneError(std::move(file), line, column, "", what);
+}
+
+SceneError SceneError::about_file(std::filesystem::path file, const std::string& message) {
+  return SceneError(std::move(file), 0, 0, "", message);
+}
 
 namespace {
 
@@ -35,13 +62,32 @@ constexpr std::array<std::string_view, 6> kFaces = {kFaceNames[0], kFaceNames[1]
 constexpr IntegerRange kWallLayers{1, 4};
 constexpr IntegerRange kEvery{0, std::numeric_limits<int>::max()};
 
+// What makes `name` unusable as the stem of output file names, quoted for a message; "" when it is fine.
+// "." and ".." name directories (NAME.pvd would land beside the output directory, not in it), a separator
+// would write elsewhere, and control characters end up in the .pvd's XML, which may not hold them.
+std::string file_name_problem(const std::string& name) {
+  constexpr std::size_t kMaxBytes = 200;  // NAME_000000.vtp.tmp within the usual 255-byte file name limit
+  if (name.empty()) return "\"\" (an empty name)";
+  if (name == "." || name == "..") return "\"" + name + "\" (a directory, not a file name)";
+  for (const char c : name) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7F) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02X", byte);
+      return "a control character (" + std::string(code) + ")";
+    }
+  }
+  if (name.find_first_of("/\\") != std::string::npos)
+    return "\"" + name + "\" (with a path separator; output.dir sets the directory)";
+  if (name.size() > kMaxBytes)
+    return "a name of " + std::to_string(name.size()) + " bytes (at most " + std::to_string(kMaxBytes) + ")";
+  return "";
+}
+
 void read_identity(const TableReader& root, Scene& scene) {
   if (auto name = root.string("name")) {
-    // The name becomes part of output file names (NAME_000000.vtp).
-    if (name->empty() || name->find_first_of("/\\") != std::string::npos) {
-      root.fail("name", "expected a non-empty name without '/' or '\\' (it names output files), got \"" +
-                            *name + "\"");
-    }
+    if (const std::string problem = file_name_problem(*name); !problem.empty())
+      root.fail("name", "expected a file name (it names the output files, NAME_000000.vtp), got " + problem);
     scene.name = *name;
   } else {
     scene.name = scene.path.stem().string();
@@ -139,11 +185,15 @@ void reject_sph_tables_in_nbody_scene(const TableReader& top, const Scene& scene
 }  // namespace
 
 Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
+  // toml++ 3.3.0 (Debian's) has undefined behaviour on some inputs it should simply reject (scene_text.h);
+  // the text is checked for those first.
+  check_scene_text(text, file);
   toml::table root;
   try {
     root = toml::parse(text, std::string_view(file.string()));
   } catch (const toml::parse_error& error) {
-    throw SceneError(file, static_cast<int>(error.source().begin.line), "", std::string(error.description()));
+    const toml::source_position at = error.source().begin;
+    throw SceneError::at_position(file, int(at.line), int(at.column), std::string(error.description()));
   }
 
   Scene scene;
@@ -194,11 +244,22 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
 }
 
 Scene load_scene(const std::filesystem::path& file) {
-  std::error_code error;
-  if (!std::filesystem::exists(file, error)) throw SceneError(file, 0, "", "the file does not exist");
-  if (!std::filesystem::is_regular_file(file, error)) throw SceneError(file, 0, "", "not a regular file");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw SceneError(file, 0, "", std::string("cannot open the file: ") + std::strerror(errno));
+  std::ifstream in;
+  errno = 0;
+  in.open(file, std::ios::binary);
+  // errno is the reason the open failed; a directory opens as a stream and fails only at reading.
+  const int open_error = errno;
+  if (!in) {
+    throw SceneError::about_file(
+        file, "cannot open " + file.string() + ": " + std::strerror(open_error != 0 ? open_error : ENOENT));
+  }
+  std::error_code ignored;
+  if (!std::filesystem::is_regular_file(file, ignored)) {
+    throw SceneError::about_file(
+        file, "cannot read " + file.string() + ": " +
+                  (std::filesystem::is_directory(file, ignored) ? std::string(std::strerror(EISDIR))
+                                                                : std::string("not a regular file")));
+  }
   std::ostringstream text;
   text << in.rdbuf();
   return parse_scene(text.str(), file);

@@ -9,10 +9,12 @@
 #include <cstdio>
 #include <string>
 
+#include "sim/core/particle_limits.h"
 #include "sim/dem/contact_history.h"
 #include "sim/dem/dem_setup.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/host_memory.h"
 
 namespace surge {
 
@@ -169,6 +171,17 @@ std::string format_seconds(double seconds) {
 
 DemSetup build_dem_setup(const Scene& scene, long particles_override) {
   const DemScene& d = scene.dem;
+  // Checked before resize_blocks places trial lattices of that many grains.
+  if (particles_override > kMaxParticles)
+    throw SceneError(scene.path, 0, "--particles",
+                     "expected at most " + approximate_count(double(kMaxParticles)) + " grains, got " +
+                         approximate_count(double(particles_override)));
+  if (particles_override > 0) {
+    // The grains' ParticleFrame, and the sites and placed grains they are made from.
+    constexpr double kSetupBytesPerGrain = 2 * sizeof(Vec4f) + 3 * sizeof(float) + 2 * sizeof(Vec4f);
+    check_setup_memory(scene, "--particles", 0, double(particles_override),
+                       double(particles_override) * kSetupBytesPerGrain, "grains", "to set up");
+  }
   const std::vector<GrainBlock> blocks =
       particles_override > 0 ? resize_blocks(scene, particles_override) : d.blocks;
   const std::string count_key = particles_override > 0 ? "--particles" : "dem.block";

@@ -5,14 +5,19 @@
 #include "sim/setup/build_fluid_setup.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <limits>
 #include <string>
 
+#include "sim/core/particle_limits.h"
 #include "sim/geometry/solid_lattice.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/host_memory.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_physics.h"
 
@@ -36,24 +41,96 @@ bool block_contains(const FluidBlock& block, Vec3f p) {
          p.z >= block.min.z && p.z < block.max.z;
 }
 
-// Calls visit(site, block) for every lattice site of spacing `spacing` inside some fluid block; a site
-// inside several blocks counts once, for the first block listed.
-void for_each_fluid_site(const Scene& scene, double spacing,
-                         const std::function<void(Vec3f, const FluidBlock&)>& visit) {
+float along(Vec3f v, int axis) {
+  return axis == 0 ? v.x : axis == 1 ? v.y : v.z;
+}
+
+// The fluid lattice: site (i, j, k) at domain_min + (i + 1/2, j + 1/2, k + 1/2) spacing, i in [0, n[0]).
+struct Lattice {
+  Vec3f origin;
+  double spacing;
+  long n[3];
+  float coordinate(int axis, long i) const { return float(along(origin, axis) + (i + 0.5) * spacing); }
+};
+
+Lattice domain_lattice(const Scene& scene, double spacing) {
   const Vec3f extent = scene.domain_max - scene.domain_min;
-  const long nx = long(extent.x / spacing), ny = long(extent.y / spacing), nz = long(extent.z / spacing);
-  for (long k = 0; k < nz; ++k)
-    for (long j = 0; j < ny; ++j)
-      for (long i = 0; i < nx; ++i) {
-        const Vec3f site{float(scene.domain_min.x + (i + 0.5) * spacing),
-                         float(scene.domain_min.y + (j + 0.5) * spacing),
-                         float(scene.domain_min.z + (k + 0.5) * spacing)};
+  return {scene.domain_min,
+          spacing,
+          {long(extent.x / spacing), long(extent.y / spacing), long(extent.z / spacing)}};
+}
+
+struct IndexRange {
+  long first = 0, last = -1;  // inclusive; empty when last < first
+  bool contains(long i) const { return i >= first && i <= last; }
+};
+
+// The lattice indices along `axis` whose sites may lie in [low, high], with an index of slack either side
+// for rounding (block_contains decides), clamped to the domain's lattice.
+IndexRange sites_between(const Lattice& lattice, int axis, double low, double high) {
+  const double origin = along(lattice.origin, axis);
+  const double top = double(lattice.n[axis] - 1);
+  const auto index = [&](double x) { return std::clamp(x, -1.0, top + 1.0); };
+  return {std::max(0L, long(std::floor(index((low - origin) / lattice.spacing - 0.5))) - 1),
+          std::min(lattice.n[axis] - 1, long(std::ceil(index((high - origin) / lattice.spacing - 0.5))) + 1)};
+}
+
+using BlockBox = std::array<IndexRange, 3>;
+
+BlockBox block_box(const Lattice& lattice, const FluidBlock& block) {
+  BlockBox box;
+  for (int axis = 0; axis < 3; ++axis) {
+    const bool sphere = block.shape == FluidBlock::Shape::sphere;
+    const double low = sphere ? double(along(block.center, axis)) - block.radius : along(block.min, axis);
+    const double high = sphere ? double(along(block.center, axis)) + block.radius : along(block.max, axis);
+    box[axis] = sites_between(lattice, axis, low, high);
+  }
+  return box;
+}
+
+// Calls visit(i) for each index in the union of the boxes' ranges along `axis`, in increasing order.
+template <typename Visit>
+void for_each_index_in_union(const std::vector<const BlockBox*>& boxes, int axis, Visit&& visit) {
+  std::vector<IndexRange> ranges;
+  for (const BlockBox* box : boxes)
+    if ((*box)[axis].first <= (*box)[axis].last) ranges.push_back((*box)[axis]);
+  std::sort(ranges.begin(), ranges.end(), [](IndexRange a, IndexRange b) { return a.first < b.first; });
+  long next = std::numeric_limits<long>::min();  // the first index not yet visited
+  for (const IndexRange& range : ranges)
+    for (long i = std::max(range.first, next); i <= range.last; ++i, next = i) visit(i);
+}
+
+// Calls visit(site, block) for every lattice site of spacing `spacing` inside some fluid block; a site
+// inside several blocks counts once, for the first block listed. Only the sites of the blocks' bounding
+// boxes are visited (a 5 cm block in a 100 m tank is 125,000 sites at 1 mm, not 10^15), in the order a scan
+// of the whole domain (z, then y, then x) would visit them, so particle order and ids do not depend on it.
+void for_each_fluid_site(const Scene& scene, double spacing,
+                         const std::function<void(Vec3f, const FluidBlock&)>& visit,
+                         long* examined = nullptr) {
+  const Lattice lattice = domain_lattice(scene, spacing);
+  std::vector<BlockBox> boxes;
+  for (const FluidBlock& block : scene.blocks) boxes.push_back(block_box(lattice, block));
+  std::vector<const BlockBox*> all, in_plane, in_row;
+  for (const BlockBox& box : boxes) all.push_back(&box);
+  for_each_index_in_union(all, 2, [&](long k) {
+    in_plane.clear();
+    for (const BlockBox* box : all)
+      if ((*box)[2].contains(k)) in_plane.push_back(box);
+    for_each_index_in_union(in_plane, 1, [&](long j) {
+      in_row.clear();
+      for (const BlockBox* box : in_plane)
+        if ((*box)[1].contains(j)) in_row.push_back(box);
+      for_each_index_in_union(in_row, 0, [&](long i) {
+        if (examined != nullptr) ++*examined;
+        const Vec3f site{lattice.coordinate(0, i), lattice.coordinate(1, j), lattice.coordinate(2, k)};
         for (const FluidBlock& block : scene.blocks)
           if (block_contains(block, site)) {
             if (!in_a_solid(scene, site)) visit(site, block);
             break;
           }
-      }
+      });
+    });
+  });
 }
 
 long count_fluid_sites(const Scene& scene, double spacing) {
@@ -103,19 +180,109 @@ std::vector<Vec4f> place_wall_particles(const Scene& scene, double spacing) {
   // when every face it lies beyond has a wall, so corners of two walls are filled and open faces are not.
   const auto side = [](float v, float lo, float hi) { return v < lo ? -1 : (v > hi ? 1 : 0); };
   std::vector<Vec4f> particles;
+  const std::size_t inner_x_first = std::size_t(layers), inner_x_end = xs.size() - std::size_t(layers);
   for (float z : zs)
-    for (float y : ys)
-      for (float x : xs) {
+    for (float y : ys) {
+      const int sy = side(y, scene.domain_min.y, scene.domain_max.y);
+      const int sz = side(z, scene.domain_min.z, scene.domain_max.z);
+      // A row beyond an open face holds no wall site at all, and a row through the domain has them only in
+      // its first and last layers: skipping the rest keeps this loop to the walls' sites rather than the
+      // whole domain's.
+      if (sy != 0 && !walled(sy < 0 ? Face::y_min : Face::y_max)) continue;
+      if (sz != 0 && !walled(sz < 0 ? Face::z_min : Face::z_max)) continue;
+      const bool row_inside = sy == 0 && sz == 0;
+      for (std::size_t ix = 0; ix < xs.size(); ++ix) {
+        if (row_inside && ix == inner_x_first && inner_x_end > inner_x_first) ix = inner_x_end;
+        if (ix >= xs.size()) break;
+        const float x = xs[ix];
         const int sx = side(x, scene.domain_min.x, scene.domain_max.x);
-        const int sy = side(y, scene.domain_min.y, scene.domain_max.y);
-        const int sz = side(z, scene.domain_min.z, scene.domain_max.z);
         if (sx == 0 && sy == 0 && sz == 0) continue;
         if (sx != 0 && !walled(sx < 0 ? Face::x_min : Face::x_max)) continue;
-        if (sy != 0 && !walled(sy < 0 ? Face::y_min : Face::y_max)) continue;
-        if (sz != 0 && !walled(sz < 0 ? Face::z_min : Face::z_max)) continue;
         particles.push_back({x, y, z, 0.0f});
       }
+    }
   return particles;
+}
+
+// 6 significant digits: lengths in messages.
+std::string short_number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
+}
+
+// About how many fluid particles a spacing puts in the blocks: each block's volume in lattice cells, at most
+// its bounding box's sites (overlaps count twice, which only errs towards refusing).
+double estimate_fluid_sites(const Scene& scene, double spacing) {
+  const Lattice lattice = domain_lattice(scene, spacing);
+  double total = 0;
+  for (const FluidBlock& block : scene.blocks) {
+    const BlockBox box = block_box(lattice, block);
+    double sites = 1;
+    for (const IndexRange& range : box) sites *= double(std::max(0L, range.last - range.first + 1));
+    total += std::min(sites, block_volume(block) / (spacing * spacing * spacing));
+  }
+  return total;
+}
+
+// Wall particles: the shell of `wall_layers` around the domain's lattice, every face counted (an upper
+// bound; open faces have none).
+double estimate_wall_sites(const Scene& scene, double spacing) {
+  const Vec3f extent = scene.domain_max - scene.domain_min;
+  double inside = 1, outside = 1;
+  for (int axis = 0; axis < 3; ++axis) {
+    const double n = std::max(1.0, std::round(double(along(extent, axis)) / spacing));
+    inside *= n;
+    outside *= n + 2.0 * scene.wall_layers;
+  }
+  return outside - inside;
+}
+
+// The setup's own host memory, per element: a fluid particle's ParticleFrame (position, velocity, density,
+// pressure, id); a wall particle placed, sorted by cell and given a volume; a grid cell's start in the
+// walls' index. What the backend then allocates comes on top, so a refusal here is certain.
+constexpr double kSetupBytesPerFluidParticle = 2 * sizeof(Vec4f) + 3 * sizeof(float);
+constexpr double kSetupBytesPerWallParticle = 2 * sizeof(Vec4f) + 2 * sizeof(std::uint32_t) + sizeof(float);
+constexpr double kSetupBytesPerCell = 2 * sizeof(std::uint32_t);
+constexpr double kMaxGridCells = 4.0e9;
+
+// Refuses, before anything is allocated, a resolution whose fluid, walls or grid exceed the limits or the
+// host's memory; `fluid` is the expected fluid particle count.
+void check_setup_size(const Scene& scene, double spacing, double fluid, double run_bytes_per_particle,
+                      const std::string& key, int line) {
+  const auto fail = [&](const std::string& problem) { throw SceneError(scene.path, line, key, problem); };
+  const std::string at_spacing = " at a spacing of " + short_number(spacing) + " m";
+  if (fluid > double(kMaxParticles)) {
+    const double fits = spacing * std::cbrt(fluid / double(kMaxParticles));
+    fail("about " + approximate_count(fluid) + " fluid particles" + at_spacing + ": expected at most " +
+         approximate_count(double(kMaxParticles)) + " (a spacing of at least " + short_number(fits) + " m)");
+  }
+  const Vec3f extent = scene.domain_max - scene.domain_min;
+  const std::string domain =
+      short_number(extent.x) + " x " + short_number(extent.y) + " x " + short_number(extent.z) + " m domain";
+  const double support = double(scene.support_ratio) * spacing;
+  const double margin = 2.0 * ((scene.wall_layers + 1) * spacing + support);
+  double cells = 1;
+  for (int axis = 0; axis < 3; ++axis) cells *= std::ceil((double(along(extent, axis)) + margin) / support);
+  if (cells >= kMaxGridCells) {
+    fail("the " + domain + " in grid cells of one kernel support (" + short_number(support) +
+         " m) is about " + approximate_count(cells) +
+         " cells: expected fewer than 4e9 (a smaller domain, or a coarser resolution)");
+  }
+  const double walls = estimate_wall_sites(scene, spacing);
+  if (walls > double(kMaxParticles)) {
+    fail("the walls of the " + domain + at_spacing + " take about " + approximate_count(walls) +
+         " particles: expected at most " + approximate_count(double(kMaxParticles)) +
+         " (a smaller domain, or a coarser resolution)");
+  }
+  const double capacity =
+      fluid + (scene.emitters.empty() ? 0.0 : double(scene.emitters.front().max_particles));
+  const double bytes = capacity * (kSetupBytesPerFluidParticle + run_bytes_per_particle) +
+                       walls * kSetupBytesPerWallParticle + cells * kSetupBytesPerCell;
+  check_setup_memory(scene, key, line, capacity, bytes, "fluid particles",
+                     "the setup, with " + approximate_count(walls) + " wall particles and " +
+                         approximate_count(cells) + " grid cells" +
+                         (run_bytes_per_particle > 0 ? ", and the CPU's simulation state" : ""));
 }
 
 // Particle mass such that a particle inside a perfect lattice sums exactly the rest density:
@@ -229,7 +396,14 @@ void add_solid_body(const SolidSettings& solid, std::uint32_t k, std::size_t fir
 
 }  // namespace
 
-SphSetup build_setup(const Scene& scene, long particles_override) {
+long fluid_sites_examined(const Scene& scene, double spacing) {
+  long examined = 0;
+  for_each_fluid_site(
+      scene, spacing, [](Vec3f, const FluidBlock&) {}, &examined);
+  return examined;
+}
+
+SphSetup build_setup(const Scene& scene, long particles_override, double run_bytes_per_particle) {
   SphSetup setup;
   SphParameters& p = setup.params;
   const bool by_count = particles_override > 0 || scene.target_particles > 0;
@@ -238,10 +412,28 @@ SphSetup build_setup(const Scene& scene, long particles_override) {
                                      : by_count             ? "resolution.particles"
                                                             : "resolution.spacing";
   const int resolution_line = particles_override > 0 ? 0 : scene.line_of(resolution_key);
+  if (particles_override > kMaxParticles)
+    throw SceneError(scene.path, 0, resolution_key,
+                     "expected at most " + approximate_count(double(kMaxParticles)) + " particles, got " +
+                         approximate_count(double(particles_override)));
+  // Sized from the scene before any particle is placed: the lattice below allocates as it goes.
+  if (by_count) {
+    double volume = 0;
+    for (const FluidBlock& block : scene.blocks) volume += block_volume(block);
+    check_setup_size(scene, std::cbrt(volume / double(target)), double(target), run_bytes_per_particle,
+                     resolution_key, resolution_line);
+  } else {
+    check_setup_size(scene, double(scene.spacing), estimate_fluid_sites(scene, double(scene.spacing)),
+                     run_bytes_per_particle, resolution_key, resolution_line);
+  }
   const double spacing = by_count ? spacing_for_count(scene, target) : double(scene.spacing);
 
   // Fluid particles.
   ParticleFrame& fluid = setup.fluid;
+  // Reserved from the estimate, so growing does not hold the old and the new array at once.
+  const auto expected = std::size_t(1.02 * estimate_fluid_sites(scene, spacing)) + 64;
+  fluid.position.reserve(expected);
+  fluid.velocity.reserve(expected);
   for_each_fluid_site(scene, spacing, [&](Vec3f site, const FluidBlock& block) {
     fluid.position.push_back(make_vec4(site, 0.0f));
     fluid.velocity.push_back(make_vec4(block.velocity, 0.0f));

@@ -5,9 +5,11 @@
 #include <cmath>
 #include <string>
 
+#include "sim/core/particle_limits.h"
 #include "sim/nbody/body_generators.h"
 #include "sim/nbody/nbody_setup.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/host_memory.h"
 
 namespace surge {
 
@@ -57,7 +59,18 @@ std::vector<long> body_counts(const Scene& scene, long total) {
 NbodySetup build_nbody_setup(const Scene& scene, long particles_override) {
   NbodySetup setup;
   setup.params = scene.nbody.parameters;
+  if (particles_override > kMaxParticles)
+    throw SceneError(scene.path, 0, "--particles",
+                     "expected at most " + approximate_count(double(kMaxParticles)) + " bodies, got " +
+                         approximate_count(double(particles_override)));
   const std::vector<long> counts = body_counts(scene, particles_override);
+  double bodies = 0;
+  for (long count : counts) bodies += double(count);
+  // Each body's position and mass, and its velocity, in double (nbody_setup.h).
+  constexpr double kSetupBytesPerBody = 4 * sizeof(double) + 3 * sizeof(double);
+  check_setup_memory(scene, particles_override > 0 ? "--particles" : "nbody.system",
+                     particles_override > 0 ? 0 : scene.line_of("nbody.system"), bodies,
+                     bodies * kSetupBytesPerBody, "bodies", "to set up");
   BodyList list;
   const double g = setup.params.gravitational_constant;
   for (std::size_t k = 0; k < scene.nbody.systems.size(); ++k) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "sim/core/parameter_table.h"
+#include "sim/core/particle_limits.h"
 
 namespace surge {
 
@@ -28,7 +29,7 @@ constexpr std::array kResolution = {
     FluidParameterSpec{
         .key = "particles",
         .member = &FluidSceneKeys::target_particles,
-        .range = ValueRange::closed(1, 2'000'000'000),
+        .range = ValueRange::closed(1, double(kMaxParticles)),
         .description = "target fluid particle count; the spacing is derived from the fluid volume",
         .default_note = "—"},
     FluidParameterSpec{.key = "support_ratio",

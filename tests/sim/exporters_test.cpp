@@ -448,5 +448,57 @@ TEST_F(ExportersTest, SeriesEscapesFileNamesForXml) {
   EXPECT_TRUE(fs::exists(dir_ / "a&b\"c_000000.vtp"));
 }
 
+// A full disk, without filling one: the temporary file is a link to /dev/full, where every write fails with
+// ENOSPC. The message must carry that reason, not a generic "I/O error" (errno read after other calls had
+// reset it), and nothing may be left behind.
+TEST_F(ExportersTest, AFullDiskIsReportedWithItsReason) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full on this system";
+  for (const bool large : {false, true}) {
+    const fs::path target = dir_ / "frame.vtp";
+    fs::create_symlink("/dev/full", dir_ / "frame.vtp.tmp");
+    try {
+      // A small frame fails at the last flush, a large one in the middle of its arrays.
+      write_vtp(target, random_frame(large ? 100000 : 3, 7));
+      ADD_FAILURE() << "expected std::runtime_error";
+    } catch (const std::runtime_error& error) {
+      EXPECT_EQ(std::string(error.what()),
+                "cannot write '" + target.string() + "': " + std::strerror(ENOSPC));
+    }
+    EXPECT_FALSE(fs::exists(target));
+    EXPECT_TRUE(directory_listing(dir_).empty()) << "the temporary file (the link) is removed";
+  }
+}
+
+TEST_F(ExportersTest, SeriesFilesAreTheSeriesNamesOnly) {
+  for (const char* name : {"dam.pvd", "dam_000000.vtp", "dam_123456.ply", "dam_1234567.vtp", "dam.pvd.tmp",
+                           "dam_000003.vtp.tmp"})
+    EXPECT_TRUE(is_series_file(name, "dam")) << name;
+  for (const char* name : {"dam_break_000000.vtp", "dam_.vtp", "dam_00000a.vtp", "dam_000000.png", "dam.vtp",
+                           "other.pvd", "dam_000000.vtp.bak", "gauges.csv", "xdam_000000.vtp"})
+    EXPECT_FALSE(is_series_file(name, "dam")) << name;
+}
+
+// A rerun into the directory of an earlier, longer run: its frames would lie beside the new .pvd. The
+// first frame removes them, and nothing that is not the series' own.
+TEST_F(ExportersTest, TheFirstFrameReplacesAnEarlierRunsSeries) {
+  {
+    FrameExporter earlier(dir_, "dam", {ExportFormat::vtk, ExportFormat::ply});
+    for (unsigned k = 0; k < 5; ++k) earlier.write(random_frame(4, 40 + k));
+  }
+  std::ofstream(dir_ / "dam_000009.vtp.tmp") << "a write a crash did not finish";
+  std::ofstream(dir_ / "dam_break_000000.vtp") << "another series";
+  std::ofstream(dir_ / "notes.txt") << "the user's";
+
+  FrameExporter rerun(dir_, "dam", {ExportFormat::vtk});
+  EXPECT_EQ(rerun.stale_files_removed(), 0u) << "nothing is removed before the first frame";
+  EXPECT_TRUE(fs::exists(dir_ / "dam_000004.vtp"));
+  for (unsigned k = 0; k < 2; ++k) rerun.write(random_frame(4, 50 + k));
+  EXPECT_EQ(rerun.stale_files_removed(), 12u) << "5 .vtp, 5 .ply, the .pvd and the .tmp";
+  EXPECT_EQ(directory_listing(dir_),
+            (std::vector<fs::path>{dir_ / "dam.pvd", dir_ / "dam_000000.vtp", dir_ / "dam_000001.vtp",
+                                   dir_ / "dam_break_000000.vtp", dir_ / "notes.txt"}));
+  EXPECT_EQ(parse_pvd(dir_ / "dam.pvd").size(), 2u);
+}
+
 }  // namespace
 }  // namespace surge

@@ -451,7 +451,8 @@ TEST_F(Cli, AFileSystemThatFillsUpStopsTheRunWithItsReason) {
     if (entry.path().extension() == ".vtp") vtp_files.push_back(entry.path().filename());
   }
   const std::string pvd = read_text_file(small / "frames" / "tiny.pvd");
-  std::system(("umount " + small.string()).c_str());
+  const int unmounted = std::system(("umount " + small.string()).c_str());
+  EXPECT_EQ(unmounted, 0) << "umount " << small;
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_TRUE(contains(r.err, "No space left on device"));
   EXPECT_TRUE(temporaries.empty()) << temporaries.front();

@@ -327,7 +327,7 @@ every_time = 0.01
 
 TEST(GaugeScene, EachMistakeNamesItsLineAndKey) {
   const std::string gauge = "[[gauge]]\nname = \"g\"\n";  // lines 12, 13; the type goes on line 14
-  EXPECT_TRUE(fails_with(kMinimal + kEvery + gauge + "type = \"force\"\nposition = [0, 0, 0]\n", 14,
+  EXPECT_TRUE(fails_with(kMinimal + kEvery + gauge + "type = \"flux\"\nposition = [0, 0, 0]\n", 14,
                          "gauge[0].type", "expected one of"));
   EXPECT_TRUE(fails_with(kMinimal + kEvery + gauge + "type = \"pressure\"\nposition = [0.5, 0.5, 1.5]\n", 15,
                          "gauge[0].position", "outside the domain: its z = 1.5 m"));

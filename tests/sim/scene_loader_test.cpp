@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
+#include "sim/geometry/mesh_import.h"
 #include "sim/scene/scene.h"
 
 namespace surge {
@@ -61,8 +64,12 @@ TEST(SceneFiles, EveryFileLoadsWithSaneValues) {
   int files = 0, fluid_files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kScenes)) {
     if (entry.path().extension() != ".toml") continue;
-    ++files;
     SCOPED_TRACE(entry.path().string());
+    // A scene with a mesh solid loads only where the build has mesh import (assimp).
+    std::ifstream text(entry.path());
+    const std::string contents((std::istreambuf_iterator<char>(text)), std::istreambuf_iterator<char>());
+    if (!mesh_import_available() && contents.find("shape = \"mesh\"") != std::string::npos) continue;
+    ++files;
     const Scene scene = load_scene(entry.path());
     EXPECT_EQ(scene.name, entry.path().stem().string());
     if (scene.solver != SolverKind::wcsph) continue;  // other solvers' scenes have their own tests

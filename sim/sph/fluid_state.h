@@ -36,6 +36,9 @@ struct FluidState {
     exec.upload(id, setup.fluid.id, capacity, "initial fluid particles");
     exec.upload(boundary, setup.boundary, "boundary particles");
     exec.upload(boundary_cell_start, setup.boundary_cell_start, "boundary particles");
+    // Moving solids index their walls from the start: a solver may read the walls before its first sort
+    // (PBF predicts positions first).
+    solids.place(grid, boundary);
     if (emitter.present) exec.upload(emitter_layer, emitter.layer, "emitter nozzle layer");
     exec.allocate(density, capacity);
     exec.allocate(pressure, capacity);

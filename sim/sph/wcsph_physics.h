@@ -375,6 +375,16 @@ SURGE_HD void integrate_particle(float dt, const ParticleAcceleration& a, Vec4f&
 // range went from 0.5 % to 50 % in 0.05 s); at 10 (and at 5) it stays quiet through 0.4 s with the floor
 // pressure's standard deviation at 4 % of its mean. Measured on the tank of
 // tests/sim/continuity_density_test.cpp.
+//
+// The same mode bounds delta (density_diffusion, at most 0.2). At the middle level a diffusion term is
+// unstable at any strength: the computational mode of its fastest (particle-scale) density pattern grows by
+// about 1 + lambda dt a step, lambda dt = 6 delta c0 dt / h for the cubic spline of support 2 h (1.5 delta at
+// CFL 0.25), which only the Euler steps hold back: delta = 0.2 ran, delta = 0.3 left the tank at step 192
+// and delta = 0.5 at step 51. Taking the diffusion at the previous level on leapfrog steps, rho^{n+1} =
+// rho^{n-1} + 2 dt (C^n + D^{n-1}) (the lagged diffusion of leapfrog models, Durran 2010), made it a forward
+// Euler step of 2 dt, stable for lambda dt < 1: delta = 0.5 ran, and delta = 0.1 read as before (a trial,
+// measured). It costs the force pass a fourth array read per neighbour (rho^{n-1}), not yet measured on the
+// GPU, so it is not in.
 inline constexpr long long kVerletEulerInterval = 10;
 
 // `before` holds v^{n-1} in xyz and rho^{n-1} in w (one array to carry through the sort, not two) and leaves

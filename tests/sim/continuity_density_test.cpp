@@ -459,7 +459,7 @@ TEST(SupportRatio, FourSpacingsLoadAndRunAndFourAndAHalfIsRefused) {
   }
 }
 
-TEST(ContinuityDensity, DiffusionWithSummationDensityIsRefused) {
+TEST(ContinuityDensity, DiffusionWithSummationDensityOrAboveItsStableRangeIsRefused) {
   const std::string text = R"([domain]
 min = [0, 0, 0]
 max = [0.1, 0.1, 0.1]
@@ -478,6 +478,17 @@ max = [0.1, 0.1, 0.05]
   } catch (const SceneError& error) {
     EXPECT_EQ(error.key(), "fluid.density_diffusion") << error.what();
     EXPECT_EQ(error.line(), 7) << error.what();
+  }
+  // Above 0.2 the Verlet scheme's computational mode outgrows its Euler steps (wcsph_physics.h).
+  std::string strong = text;
+  strong.replace(strong.find("density_diffusion = 0.1"), 23,
+                 "continuity_density = true\ndensity_diffusion = 0.3");
+  try {
+    parse_scene(strong, "t.toml");
+    FAIL() << "density_diffusion = 0.3 was accepted";
+  } catch (const SceneError& error) {
+    EXPECT_EQ(error.key(), "fluid.density_diffusion") << error.what();
+    EXPECT_NE(std::string(error.what()).find("[0, 0.2]"), std::string::npos) << error.what();
   }
 }
 

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "app/cpu_threads.h"
 #include "app/exit_codes.h"
 
 namespace surge::app {
@@ -102,7 +103,9 @@ std::vector<std::string> mode_names() {
 }
 
 std::string backend_line(const BackendChoice& choice) {
-  std::string line = "backend: " + choice.description;
+  // The CPU's line says where its thread count came from and how the threads wait.
+  std::string line = "backend: " + (choice.mode == ExecutionMode::cpu ? "cpu (" + cpu_threads_text() + ")"
+                                                                      : choice.description);
   if (!choice.why_no_gpu.empty()) line += " — no CUDA GPU: " + choice.why_no_gpu;
   return line;
 }

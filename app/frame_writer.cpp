@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <sstream>
 #include <utility>
 
 namespace surge::app {
@@ -19,7 +20,7 @@ FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory
     : simulation_(simulation),
       directory_(std::move(directory)),
       name_(std::move(name)),
-      has_series_(std::find(formats.begin(), formats.end(), ExportFormat::vtk) != formats.end()),
+      formats_(formats),
       every_(every),
       every_time_(every_time_s, 0),
       pipeline_(pipeline) {
@@ -69,8 +70,24 @@ ExportTimes FrameWriter::times() const {
   return overlapped_ ? overlapped_->times() : serial_times_;
 }
 
-std::filesystem::path FrameWriter::location() const {
-  return has_series_ ? directory_ / (name_ + ".pvd") : directory_;
+std::string FrameWriter::location() const {
+  std::string text;
+  for (ExportFormat format : formats_) {
+    if (!text.empty()) text += ", ";
+    text += format == ExportFormat::vtk ? (directory_ / (name_ + ".pvd")).string() + " (VTK series)"
+                                        : (directory_ / (name_ + "_*.ply")).string() + " (PLY)";
+  }
+  return text.empty() ? directory_.string() : text;
+}
+
+std::string FrameWriter::plan() const {
+  if (!enabled()) return "no frames are written (no export formats or no schedule)";
+  std::ostringstream when;
+  if (every_time_.enabled())
+    when << "every " << every_time_.every_s() << " s of simulated time";
+  else
+    when << "every " << every_ << (every_ == 1 ? " step" : " steps");
+  return location() + ", " + when.str();
 }
 
 }  // namespace surge::app

@@ -42,14 +42,17 @@ class FrameWriter {
   ExportTimes times() const;
   // Seconds the stepping thread spent on exports: what the run lost to them.
   double seconds_spent() const { return times().stepping_thread_s() + (serial_ ? times().writer_s : 0.0); }
-  // Where a user finds the frames: the .pvd series when there is one, else the directory.
-  std::filesystem::path location() const;
+  // Where a user finds the frames, every format named: "out/d/d.pvd (VTK series), out/d/d_*.ply (PLY)".
+  std::string location() const;
+  // The same with the schedule, for the run's first lines: "... every 0.05 s of simulated time"; says so
+  // when nothing will be written.
+  std::string plan() const;
 
  private:
   Simulation& simulation_;
   std::filesystem::path directory_;
   std::string name_;
-  bool has_series_ = false;
+  std::vector<ExportFormat> formats_;
   int every_ = 0;
   // Frames every_time_s simulated seconds apart instead (sim/io/time_schedule.h), from the run's first frame.
   TimeSchedule every_time_;

@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/bench_command.h"
+#include "app/cpu_threads.h"
 #include "app/exit_codes.h"
 #include "app/modes_command.h"
 #include "app/params_command.h"
@@ -68,10 +70,18 @@ int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, co
 }  // namespace
 
 int main(int argc, char** argv) {
+  ensure_passive_omp_waits(argv);  // may execute surge again, before anything else has happened
   CLI::App app("Surge: GPU particle and fluid simulation", "surge");
   app.set_version_flag("--version",
                        std::string("surge ") + SURGE_VERSION + " (commit " + SURGE_GIT_COMMIT + ")");
   app.require_subcommand(0, 1);
+  // --threads belongs to the whole program: `surge run scene.toml --threads 2` passes it up to here.
+  app.fallthrough();
+  std::optional<int> threads;
+  app.add_option("--threads", threads,
+                 "OpenMP threads of the CPU backend and the CPU index (default: OMP_NUM_THREADS, else the "
+                 "CPUs this process may use, cgroup quota included)")
+      ->check(CLI::Range(1, 4096));
 
   RunOptions run_options;
   BenchOptions bench_options;
@@ -102,6 +112,7 @@ int main(int argc, char** argv) {
   }
 
   try {
+    apply_cpu_threads(threads);
     if (modes->parsed()) return run_modes(std::cout);
     return dispatch(app, *run, *bench, *view, *dam_break, *spheric2, *params, run_options, bench_options,
                     view_options, validate_options, spheric2_options, params_options);

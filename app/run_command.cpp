@@ -64,7 +64,7 @@ void report_instability(const StepStatus& status, const FrameWriter& frames) {
   std::cerr << "unstable: " << status.diagnosis() << '\n';
   if (frames.frames_written() > 0) {
     std::cerr << "the " << frames.frames_written()
-              << " frames written before that are kept: " << frames.location().string() << '\n';
+              << " frames written before that are kept: " << frames.location() << '\n';
   } else {
     std::cerr << "no frames were written\n";
   }
@@ -195,6 +195,10 @@ int run_scene(const RunOptions& options) {
     const std::filesystem::path csv = scene.gauge_output.csv.empty() ? "gauges.csv" : scene.gauge_output.csv;
     gauges.emplace(simulation, scene.gauges, scene.gauge_output, plan.out_dir / csv);
   }
+  // Where the run's files go, before the first step: a user should not have to wait for the summary.
+  std::cout << "output: " << frames.plan() << '\n';
+  if (gauges) std::cout << "gauges: " << gauges->path().string() << '\n';
+  std::cout << std::flush;
   ProgressReporter progress(std::cerr, progress_style_for_stderr(options.quiet), plan.end,
                             simulation.fluid_count());
 
@@ -242,10 +246,14 @@ int run_scene(const RunOptions& options) {
   print_run_summary(std::cout, {.scene_name = scene.name,
                                 .interrupted_by = interrupted_by != 0 ? signal_name(interrupted_by) : "",
                                 .backend = backend.description,
+                                .particle_kind = scene.solver == SolverKind::dem     ? "grains"
+                                                 : scene.solver == SolverKind::nbody ? "bodies"
+                                                                                     : "fluid",
                                 .fluid_particles = simulation.fluid_count(),
                                 .boundary_particles = simulation.boundary_count(),
                                 .steps = status.step,
                                 .simulated_s = status.time_s,
+                                .time_unit = scene.solver == SolverKind::nbody ? "time units (G = 1)" : "s",
                                 .setup_s = setup_s,
                                 .upload_s = upload_ms / 1e3,
                                 .wall_s = wall_s,

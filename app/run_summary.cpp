@@ -48,27 +48,29 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   out << "summary: " << s.scene_name << " on " << s.backend;
   if (!s.interrupted_by.empty()) {
     out << ", interrupted at step " << with_thousands(s.steps) << ", t = " << significant(s.simulated_s, 6)
-        << " s (" << s.interrupted_by << ")";
+        << " " << s.time_unit << " (" << s.interrupted_by << ")";
   }
   out << '\n';
-  row(out, "particles") << with_thousands(std::int64_t(s.fluid_particles)) << " fluid + "
-                        << with_thousands(std::int64_t(s.boundary_particles)) << " boundary\n";
+  row(out, "particles") << with_thousands(std::int64_t(s.fluid_particles)) << " " << s.particle_kind;
+  if (s.particle_kind == "fluid")
+    out << " + " << with_thousands(std::int64_t(s.boundary_particles)) << " boundary";
+  out << '\n';
   row(out, "steps") << with_thousands(s.steps) << '\n';
-  row(out, "simulated time") << significant(s.simulated_s, 6) << " s\n";
+  row(out, "simulated time") << significant(s.simulated_s, 6) << " " << s.time_unit << '\n';
   row(out, "setup") << fixed(s.setup_s, 3) << " s (scene and particles, on the CPU";
   if (s.upload_s > 0) out << "; of which copying to the GPU " << fixed(s.upload_s, 3) << " s";
   out << ")\n";
   row(out, "wall time") << fixed(s.wall_s, 3) << " s (of which exports held the stepping thread "
                         << fixed(s.export_s, 3) << " s)\n";
   row(out, "mean step") << fixed(ms_per_step, 3) << " ms\n";
-  row(out, "throughput") << engineering(particle_steps_per_s) << " particle-steps/s (fluid)\n";
+  row(out, "throughput") << engineering(particle_steps_per_s) << " particle-steps/s (" << s.particle_kind << ")\n";
   row(out, "stages") << "ms/step    share\n";
   for (const StageShare& stage : stage_shares(s.stages)) {
     out << "    " << std::left << std::setw(kLabelWidth - 2) << stage.name << std::right << std::setw(7)
         << fixed(stage.ms_per_step, 3) << "  " << std::setw(5) << fixed(100.0 * stage.share, 1) << " %\n";
   }
   row(out, "frames written") << s.frames_written;
-  if (s.frames_written > 0) out << ": " << s.frames_location.string();
+  if (s.frames_written > 0) out << ": " << s.frames_location;
   if (s.stale_files_removed > 0)
     out << " (replacing " << s.stale_files_removed << " files an earlier run of this series left there)";
   out << '\n';

@@ -17,17 +17,21 @@ struct RunSummary {
   std::string scene_name;
   std::string interrupted_by;  // "SIGINT", "SIGTERM": the run stopped early at `steps`, `simulated_s`
   std::string backend;
-  std::size_t fluid_particles = 0;
+  // What the particles are: "fluid" (with boundary particles), "grains" (DEM) or "bodies" (n-body).
+  std::string particle_kind = "fluid";
+  std::size_t fluid_particles = 0;  // the moving particles: fluid, grains or bodies
   std::size_t boundary_particles = 0;
   long steps = 0;
   double simulated_s = 0.0;
+  // Seconds, or the dimensionless time of an n-body system (G = 1 units).
+  std::string time_unit = "s";
   double setup_s = 0.0;   // before stepping: scene, particles, walls (CPU) and the first upload
   double upload_s = 0.0;  // of which copying to the GPU
   double wall_s = 0.0;    // the whole stepping loop, exports included
   double export_s = 0.0;  // of which the stepping thread spent on exports
   StageTimes stages;
   int frames_written = 0;
-  std::filesystem::path frames_location;
+  std::string frames_location;  // FrameWriter::location(): every format's files
   std::size_t stale_files_removed = 0;  // an earlier run's files of the same series, replaced
   bool export_overlapped = false;       // a writer thread wrote the frames
   std::size_t export_queue_depth = 0;

@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+# Every target, the CUDA backend included where nvcc is found (it compiles without a GPU); scripts/run.sh
+# may have configured build/ without it.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSURGE_CUDA="${SURGE_CUDA:-ON}"
 cmake --build build --parallel "$(nproc)"
 ctest --test-dir build --output-on-failure -j2

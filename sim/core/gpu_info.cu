@@ -1,4 +1,5 @@
 #include <cstdio>
+#include <string>
 
 #include "sim/core/cuda_check.h"
 #include "sim/core/gpu_info.h"
@@ -11,15 +12,38 @@ std::string GpuInfo::driver_string() const {
   return text;
 }
 
+namespace {
+
+std::string cuda_version_string(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+// What is missing, in the words a user can act on: no driver at all, a driver older than the runtime this
+// binary carries (it is linked statically), or a driver that sees no device.
+std::string why_no_device(cudaError_t error, int count) {
+  int driver = 0, runtime = 0;
+  // Both work without a driver: the runtime reports driver version 0 when libcuda.so.1 cannot be loaded.
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  if (driver == 0) return "no NVIDIA driver is installed (libcuda.so.1 not found)";
+  const std::string driver_text = "the NVIDIA driver (CUDA " + cuda_version_string(driver) + ")";
+  if (error == cudaErrorInsufficientDriver || driver < runtime)
+    return driver_text + " is older than this build's CUDA runtime " + cuda_version_string(runtime) +
+           ": update the driver";
+  if (error == cudaErrorNoDevice || (error == cudaSuccess && count == 0))
+    return driver_text + " is installed but finds no GPU";
+  return driver_text + " could not start a GPU (" + cudaGetErrorName(error) + ": " +
+         cudaGetErrorString(error) + ")";
+}
+
+}  // namespace
+
 std::optional<GpuInfo> query_gpu(std::string* why_not) {
   int count = 0;
   // Without a driver this returns cudaErrorInsufficientDriver (35) and count 0; it does not crash.
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {
-    if (why_not)
-      *why_not = error != cudaSuccess ? std::string("no usable CUDA driver or device (") +
-                                            cudaGetErrorName(error) + ": " + cudaGetErrorString(error) + ")"
-                                      : "no CUDA device found";
+    if (why_not) *why_not = why_no_device(error, count);
     cudaGetLastError();  // clear the sticky-free error so later calls start clean
     return std::nullopt;
   }

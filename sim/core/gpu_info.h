@@ -19,8 +19,8 @@ struct GpuInfo {
   std::string driver_string() const;  // "13.0"
 };
 
-// The first CUDA device, or nullopt with the reason in *why_not ("built without CUDA",
-// "no CUDA driver (cudaErrorInsufficientDriver)", "no CUDA device").
+// The first CUDA device, or nullopt with what is missing in *why_not: the build has no CUDA backend, no
+// NVIDIA driver is installed, the driver is older than the build's CUDA runtime, or it finds no GPU.
 std::optional<GpuInfo> query_gpu(std::string* why_not = nullptr);
 
 }  // namespace surge

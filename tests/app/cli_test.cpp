@@ -186,7 +186,12 @@ TEST_F(Cli, RunExportsFramesEveryKStepsAndSummarises) {
   for (const char* stage : {"index", "density", "forces", "integration", "other"}) {
     EXPECT_TRUE(contains(r.out, stage));
   }
-  EXPECT_TRUE(contains(r.out, "frames written    3: frames/dam_break.pvd"));
+  EXPECT_TRUE(contains(r.out, "frames written    3: frames/dam_break.pvd (VTK series), frames/dam_break_*.ply (PLY)"))
+      << r.out;
+  // The first lines say where the files go, before any step.
+  EXPECT_LT(r.out.find("output: frames/dam_break.pvd (VTK series), frames/dam_break_*.ply (PLY), every 10 steps"),
+            r.out.find("summary:"))
+      << r.out;
   EXPECT_TRUE(contains(r.out, "bus traffic"));
 }
 
@@ -405,7 +410,7 @@ TEST_F(Cli, ARerunReplacesTheEarlierLongerSeries) {
   const Result r = surge(shorter);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // 21 frames as .vtp and .ply and the .pvd went; 6 frames came.
-  EXPECT_TRUE(contains(r.out, "frames written    6: frames/tiny.pvd (replacing 43 files an earlier run"));
+  EXPECT_TRUE(contains(r.out, "frames written    6: frames/tiny.pvd (VTK series), frames/tiny_*.ply (PLY) (replacing 43 files an earlier run"));
   std::vector<std::string> on_disk;
   for (const auto& entry : fs::directory_iterator(dir_ / "frames"))
     on_disk.push_back(entry.path().filename());
@@ -768,6 +773,37 @@ TEST_F(Cli, VideoWithoutFfmpegSaysSoAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir_ / "run.mp4"));
 }
 
+// The binary's OpenMP threads sleep while they wait (app/cpu_threads.h): with OMP_WAIT_POLICY unset, surge
+// sets it and starts itself again, and the first line says so with the thread count and where it came from.
+TEST_F(Cli, CpuThreadsWaitPassivelyAndTheFirstLineSaysHowManyAndWhy) {
+  const std::string saved_policy = std::getenv("OMP_WAIT_POLICY") ? std::getenv("OMP_WAIT_POLICY") : "";
+  const std::string saved_threads = std::getenv("OMP_NUM_THREADS") ? std::getenv("OMP_NUM_THREADS") : "";
+  unsetenv("OMP_WAIT_POLICY");
+  unsetenv("OMP_NUM_THREADS");
+  const Result automatic = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "2", "--quiet"});
+  const Result given = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "2", "--quiet",
+                              "--threads", "1"});
+  setenv("OMP_NUM_THREADS", "3", 1);
+  setenv("OMP_WAIT_POLICY", "active", 1);
+  const Result from_env = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "2", "--quiet"});
+  const Result zero = surge({"run", kDamBreak.string(), "--threads", "0"});
+  saved_policy.empty() ? unsetenv("OMP_WAIT_POLICY") : setenv("OMP_WAIT_POLICY", saved_policy.c_str(), 1);
+  saved_threads.empty() ? unsetenv("OMP_NUM_THREADS") : setenv("OMP_NUM_THREADS", saved_threads.c_str(), 1);
+
+  ASSERT_EQ(automatic.exit_code, 0) << automatic.err;
+  // The restart kept the arguments: two steps ran.
+  EXPECT_TRUE(contains(automatic.out, "steps             2\n")) << automatic.out;
+  EXPECT_TRUE(contains(automatic.out, "; passive waits)")) << automatic.out;
+  EXPECT_TRUE(contains(automatic.out, " available;") || contains(automatic.out, ": cgroup quota "))
+      << automatic.out;
+  ASSERT_EQ(given.exit_code, 0) << given.err;
+  EXPECT_TRUE(contains(given.out, "backend: cpu (1 thread: --threads; passive waits)")) << given.out;
+  ASSERT_EQ(from_env.exit_code, 0) << from_env.err;
+  EXPECT_TRUE(contains(from_env.out, "backend: cpu (3 threads: OMP_NUM_THREADS; active waits)")) << from_env.out;
+  EXPECT_EQ(zero.exit_code, 2);
+  EXPECT_TRUE(contains(zero.err, "--threads")) << zero.err;
+}
+
 TEST_F(Cli, ViewWithoutADisplaySuggestsOffscreenFrames) {
   const std::string saved_display = std::getenv("DISPLAY") ? std::getenv("DISPLAY") : "";
   const std::string saved_wayland = std::getenv("WAYLAND_DISPLAY") ? std::getenv("WAYLAND_DISPLAY") : "";
@@ -1055,6 +1091,9 @@ TEST_F(Cli, GranularSceneRunsExportsAndBenches) {
                             "--every", "10", "--out", "frames"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(contains(run.out, "steps             20"));
+  EXPECT_TRUE(contains(run.out, " grains\n")) << "grains are not fluid: " << run.out;
+  EXPECT_TRUE(contains(run.out, "particle-steps/s (grains)")) << run.out;
+  EXPECT_FALSE(contains(run.out, "boundary")) << run.out;
   EXPECT_TRUE(fs::exists(dir_ / "frames" / "grains_000002.vtp"));
   const Result bench = surge({"bench", "grains.toml", "--backend", "cpu", "--particles", "500,1000",
                               "--steps", "3", "--warmup", "1", "--json", "b.json"});
@@ -1098,7 +1137,10 @@ TEST_F(Cli, NbodyRunEndsWithEnergiesAndNoBusTraffic) {
                              "angular_momentum", "pair_interactions_per_step"}) {
     EXPECT_TRUE(contains(r.out, figure));
   }
-  EXPECT_TRUE(contains(r.out, "2 fluid + 0 boundary"));
+  // Two bodies in G = 1 units: no fluid, no boundary, no seconds.
+  EXPECT_TRUE(contains(r.out, "particles         2 bodies\n")) << r.out;
+  EXPECT_TRUE(contains(r.out, "time units (G = 1)")) << r.out;
+  EXPECT_FALSE(contains(r.out, " fluid")) << r.out;
   EXPECT_TRUE(contains(r.out, "bus traffic       0 bytes"));
 }
 

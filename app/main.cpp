@@ -7,6 +7,7 @@
 
 #include "app/bench_command.h"
 #include "app/cpu_threads.h"
+#include "app/data_files.h"
 #include "app/exit_codes.h"
 #include "app/modes_command.h"
 #include "app/params_command.h"
@@ -22,9 +23,7 @@ using namespace surge::app;
 
 // The scene `surge` runs with no subcommand: the working directory's copy first, so a user can edit it.
 std::filesystem::path default_scene() {
-  const std::filesystem::path local = std::filesystem::path("scenes") / "dam_break.toml";
-  if (std::filesystem::exists(local)) return local;
-  return std::filesystem::path(SURGE_SOURCE_DIR) / local;
+  return data_file(std::filesystem::path("scenes") / "dam_break.toml");
 }
 
 std::string command_line(int argc, char** argv) {
@@ -72,8 +71,12 @@ int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, co
 int main(int argc, char** argv) {
   ensure_passive_omp_waits(argv);  // may execute surge again, before anything else has happened
   CLI::App app("Surge: GPU particle and fluid simulation", "surge");
-  app.set_version_flag("--version",
-                       std::string("surge ") + SURGE_VERSION + " (commit " + SURGE_GIT_COMMIT + ")");
+  // The data line says which scenes/, shaders/ and docs/ this binary reads: an install's, or its source tree's.
+  const std::filesystem::path installed = installed_data_directory();
+  app.set_version_flag("--version", std::string("surge ") + SURGE_VERSION + " (commit " + SURGE_GIT_COMMIT +
+                                        ")\ndata: " +
+                                        (installed.empty() ? std::string(SURGE_SOURCE_DIR) + " (source tree)"
+                                                           : installed.string() + " (installed)"));
   app.require_subcommand(0, 1);
   // --threads belongs to the whole program: `surge run scene.toml --threads 2` passes it up to here.
   app.fallthrough();

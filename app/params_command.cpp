@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "app/data_files.h"
 #include "app/exit_codes.h"
 #include "sim/scene/parameter_docs.h"
 
@@ -23,8 +24,11 @@ CLI::App* add_params_command(CLI::App& parent, ParamsOptions& options) {
 }
 
 int run_params(const ParamsOptions& options) {
-  std::ifstream in(options.template_path, std::ios::binary);
-  if (!in) throw InputError("cannot read the docs template " + options.template_path.string());
+  const std::filesystem::path template_path = options.template_path.empty()
+                                                  ? data_file(std::filesystem::path("docs") / "scenes.template.md")
+                                                  : options.template_path;
+  std::ifstream in(template_path, std::ios::binary);
+  if (!in) throw InputError("cannot read the docs template " + template_path.string());
   std::ostringstream text;
   text << in.rdbuf();
   std::cout << fill_parameter_docs(text.str());

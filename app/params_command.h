@@ -12,8 +12,8 @@ namespace surge::app {
 
 struct ParamsOptions {
   // The page's prose with markers where the tables go (sim/scene/parameter_docs.h).
-  std::filesystem::path template_path =
-      std::filesystem::path(SURGE_SOURCE_DIR) / "docs" / "scenes.template.md";
+  // Empty: data_file("docs/scenes.template.md").
+  std::filesystem::path template_path;
   bool markdown = false;
 };
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/backend_choice.h"
+#include "app/data_files.h"
 #include "app/exit_codes.h"
 #include "app/progress.h"
 #include "app/svg_plot.h"
@@ -27,11 +28,9 @@ namespace fs = std::filesystem;
 const std::vector<std::string> kValidationSolvers = {"wcsph", "pbf", "dfsph"};
 constexpr int kMinResolution = 4, kMaxResolution = 200;
 
-// A file the user named, else the working directory's copy (a user may edit it), else the source tree's.
+// A file the user named, else the working directory's copy (a user may edit it), else the shipped one.
 fs::path locate(const fs::path& given, const fs::path& relative) {
-  if (!given.empty()) return given;
-  if (fs::exists(relative)) return relative;
-  return fs::path(SURGE_SOURCE_DIR) / relative;
+  return given.empty() ? data_file(relative) : given;
 }
 
 std::string fixed(double value, int decimals) {

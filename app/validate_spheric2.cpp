@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "app/backend_choice.h"
+#include "app/data_files.h"
 #include "app/cli_checks.h"
 #include "app/exit_codes.h"
 #include "app/progress.h"
@@ -189,8 +190,7 @@ CLI::App* add_validate_spheric2_command(CLI::App& parent, Spheric2Options& optio
 int run_validate_spheric2(const Spheric2Options& options) {
   fs::path scene_path = options.scene_path;
   if (scene_path.empty()) {
-    const fs::path relative = fs::path("scenes") / "spheric2_dam_break.toml";
-    scene_path = fs::exists(relative) ? relative : fs::path(SURGE_SOURCE_DIR) / relative;
+    scene_path = data_file(fs::path("scenes") / "spheric2_dam_break.toml");
   }
   const fs::path out_dir =
       options.out_dir.empty() ? fs::path("out") / "validate" / "spheric2" : options.out_dir;

@@ -46,8 +46,11 @@ std::filesystem::path shader_directory() {
   std::error_code error;
   const auto executable = std::filesystem::read_symlink("/proc/self/exe", error);
   if (!error) {
-    const auto beside = executable.parent_path().parent_path() / "shaders";
-    if (std::filesystem::exists(beside / "particle_sphere.vert", error)) return beside;
+    // build/surge -> shaders/ in the source tree; PREFIX/bin/surge -> PREFIX/share/surge/shaders installed.
+    for (const auto& beside : {executable.parent_path().parent_path() / "shaders",
+                               executable.parent_path() / SURGE_DATA_FROM_BINARY / "shaders"}) {
+      if (std::filesystem::exists(beside / "particle_sphere.vert", error)) return beside;
+    }
   }
   return SURGE_SHADER_SOURCE_DIR;
 }

@@ -14,7 +14,8 @@ class ShaderError : public std::runtime_error {
 };
 
 // Where shaders are read from: $SURGE_SHADER_DIR, else shaders/ beside the directory of the surge
-// binary (build/surge -> shaders/), else the source tree the binary was built from.
+// binary (build/surge -> shaders/), else an install's (PREFIX/bin/surge -> PREFIX/share/surge/shaders),
+// else the source tree the binary was built from.
 std::filesystem::path shader_directory();
 
 // Turns a driver's info log (Mesa "0:12(5): error: ...", NVIDIA "0(12) : error C1008: ...") into

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 
 #include "sim/core/live_parameter.h"
 #include "sim/core/named_value.h"
+#include "sim/core/particle_arrays.h"
 #include "sim/core/particle_frame.h"
 #include "sim/core/render_targets.h"
 #include "sim/core/stage_times.h"
@@ -110,6 +112,11 @@ class Simulation {
     (void)positions;
     return false;
   }
+  // The moving particles' arrays in place (sim/core/particle_arrays.h), after waiting for the steps issued so
+  // far; nothing is copied and the ledger is unchanged. They hold until the next step(), whose sort by cell
+  // gathers the particles into a second set of buffers and swaps: ask again after stepping. nullopt for a
+  // solver that keeps them in another layout (n-body bodies): use download().
+  virtual std::optional<ParticleArrays> particle_arrays() { return std::nullopt; }
   TransferLedger& ledger() { return ledger_; }
 
   // What make_simulation and switch_execution_mode (sim/backend/simulation_factory.h) published: the walls

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -58,6 +59,13 @@ class SolverSimulation : public Interface {
   }
   StepStatus status() override { return solver_.status(); }
   void download(ParticleFrame& frame) override { solver_.download(frame); }
+  std::optional<ParticleArrays> particle_arrays() override {
+    if constexpr (requires { solver_.particle_arrays(); }) {
+      return solver_.particle_arrays();
+    } else {
+      return std::nullopt;
+    }
+  }
   // On a device executor the overlapped export's snapshot stays off the stepping thread's path
   // (sim/backend/frame_snapshots.cuh); on the CPU, Simulation's synchronous default.
   void begin_download(std::size_t slot) override {

@@ -25,6 +25,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/core/particle_arrays.h"
 #include "sim/core/particle_frame.h"
 #include "sim/core/render_targets.h"
 #include "sim/core/stage_times.h"
@@ -194,6 +195,11 @@ class DemSolver {
   }
 
   // As the exports carry grains: "density" is the material density, "pressure" the mean contact stress.
+  // Grains keep no density or pressure array (download() derives them): those two are null.
+  ParticleArrays particle_arrays() {
+    if constexpr (Exec::kOnDevice) exec_.synchronize();
+    return {position_.data(), velocity_.data(), nullptr, nullptr, id_.data(), n_, Exec::kOnDevice};
+  }
   void download(ParticleFrame& frame) {
     const StepStatus status_now = status();
     std::vector<Vec4f> acceleration;

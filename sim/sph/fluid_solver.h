@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/named_value.h"
+#include "sim/core/particle_arrays.h"
 #include "sim/core/render_targets.h"
 #include "sim/core/stage_times.h"
 #include "sim/sph/fluid_parameter_specs.h"
@@ -31,6 +32,11 @@ class FluidSolver {
 
   StepStatus status() { return fluid_.status; }
   void download(ParticleFrame& frame) { fluid_.download(frame); }
+  ParticleArrays particle_arrays() {
+    if constexpr (Exec::kOnDevice) fluid_.exec.synchronize();
+    return {fluid_.position.data(), fluid_.velocity.data(), fluid_.density.data(), fluid_.pressure.data(),
+            fluid_.id.data(),       fluid_.n,               Exec::kOnDevice};
+  }
   void begin_snapshot(std::size_t slot) { fluid_.begin_snapshot(slot); }
   std::size_t particle_count() const { return fluid_.n; }
   std::size_t capacity() const { return fluid_.capacity; }

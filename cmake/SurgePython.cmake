@@ -1,0 +1,22 @@
+# The Python module (app/python/): built when Python's development files and pybind11 are found
+# (scripts/install-deps.sh installs Debian's python3-dev and python3-pybind11), or always with
+# -DSURGE_PYTHON=ON, never with OFF. Sets SURGE_HAVE_PYTHON.
+set(SURGE_PYTHON AUTO CACHE STRING "Build the surge Python module: AUTO (when pybind11 is found), ON or OFF")
+set(SURGE_HAVE_PYTHON OFF)
+if(NOT SURGE_PYTHON STREQUAL "OFF")
+  # Debian's interpreter matches Debian's pybind11 and NumPy; pip (scikit-build-core) names its own.
+  if(NOT DEFINED Python3_EXECUTABLE AND NOT DEFINED SKBUILD AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python3 COMPONENTS Interpreter Development.Module QUIET)
+  if(Python3_FOUND)
+    find_package(pybind11 CONFIG QUIET)
+  endif()
+  if(Python3_FOUND AND pybind11_FOUND)
+    set(SURGE_HAVE_PYTHON ON)
+  elseif(SURGE_PYTHON STREQUAL "ON")
+    message(FATAL_ERROR "SURGE_PYTHON=ON but Python 3 development files or pybind11 were not found "
+                        "(Debian: python3-dev python3-pybind11)")
+  endif()
+endif()
+message(STATUS "Python module: ${SURGE_HAVE_PYTHON}")

@@ -177,7 +177,7 @@ int run_bench(const BenchOptions& options) {
   }
   // A particle count of 0 asks build_setup for the scene's own resolution.
   const std::vector<long> counts = options.particles.empty() ? std::vector<long>{0} : options.particles;
-  BenchRecord record{options.scene_path, scene.name, options.command_line, options.warmup, {}};
+  BenchRecord record{options.scene_path, scene.name, options.command_line, options.warmup, {}, {}};
 
   // Without --modes: one backend, as --backend says. With them: every mode at every size.
   std::vector<ExecutionMode> modes = requested_modes(options.modes);
@@ -197,6 +197,7 @@ int run_bench(const BenchOptions& options) {
         std::string names;
         for (const std::string& name : skipped) names += (names.empty() ? "" : ", ") + name;
         std::cout << "note: skipping " << names << " (no CUDA GPU: " << why_no_gpu << ")\n";
+        record.modes_skipped = names + " (no CUDA GPU: " + why_no_gpu + ")";
       }
       std::erase_if(modes, mode_needs_gpu);
     }

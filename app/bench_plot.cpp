@@ -65,16 +65,24 @@ double nice_ceiling(double value) {
   return 10.0 * power;
 }
 
-// Stacked bars of one particle count: a bar per run, stacked by stage.
-void stage_panel(std::ostream& out, double left, const std::vector<const BenchRun*>& runs) {
+// The tallest bar of a panel: the largest ms per step of its runs.
+double largest_step_ms(const std::vector<const BenchRun*>& runs) {
   double largest = 0;
   for (const BenchRun* run : runs) {
     double sum = 0;
     for (const StageShare& stage : stage_shares(run->stages)) sum += stage.ms_per_step;
     largest = std::max(largest, sum);
   }
-  const double top = nice_ceiling(largest);
+  return largest;
+}
+
+// Stacked bars of one particle count: a bar per run, stacked by stage, against an axis up to `top` ms.
+void stage_panel(std::ostream& out, double left, const std::vector<const BenchRun*>& runs, double top,
+                 bool own_scale) {
   const double bottom_y = kTop + kPanelHeight;
+  out << "<text font-size=\"11\" text-anchor=\"middle\" transform=\"translate(" << number(left - 40) << ","
+      << number(kTop + kPanelHeight / 2) << ") rotate(-90)\">"
+      << (own_scale ? "ms per step (this panel's scale)" : "ms per step") << "</text>\n";
   line(out, left, kTop, left, bottom_y, "#000");
   line(out, left, bottom_y, left + kPanelWidth - 20, bottom_y, "#000");
   for (int tick = 0; tick <= 4; ++tick) {
@@ -124,8 +132,11 @@ void speedup_panel(std::ostream& out, double left, const BenchRecord& record) {
   line(out, left, kTop, left, bottom_y, "#000");
   line(out, left, bottom_y, left + width, bottom_y, "#000");
   if (curves.empty()) {
+    // Say why: a CPU-only machine skipped the GPU modes, or only one mode was asked for.
     text(out, left + width / 2, kTop + height / 2, "no speedup to draw: needs the cpu mode and another mode",
          "middle", 11);
+    if (!record.modes_skipped.empty())
+      text(out, left + width / 2, kTop + height / 2 + 16, "skipped: " + record.modes_skipped, "middle", 10);
     return;
   }
   for (auto& [mode, points] : curves) std::sort(points.begin(), points.end());
@@ -204,8 +215,17 @@ void write_bench_plot(std::ostream& out, const BenchRecord& record) {
   text(out, 10, 20,
        "surge bench " + record.scene_name + ": ms per step by stage (left), speedup over cpu (right)",
        "start", 14);
+  // One scale for every panel while the bars stay readable on it (the tallest within 5x of the shortest
+  // panel's tallest); past that, each panel has its own and says so, or the small sizes' bars would vanish.
+  double smallest = 1e300, largest = 0;
+  for (const auto& group : groups) {
+    smallest = std::min(smallest, largest_step_ms(group));
+    largest = std::max(largest, largest_step_ms(group));
+  }
+  const bool shared_scale = largest <= 5 * smallest;
   for (std::size_t g = 0; g < groups.size(); ++g)
-    stage_panel(out, kMargin + double(g) * (kPanelWidth + kMargin), groups[g]);
+    stage_panel(out, kMargin + double(g) * (kPanelWidth + kMargin), groups[g],
+                nice_ceiling(shared_scale ? largest : largest_step_ms(groups[g])), !shared_scale);
   // Stage legend under the bars.
   double x = kMargin;
   const double legend_y = kTop + kPanelHeight + 90;

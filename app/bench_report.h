@@ -56,6 +56,8 @@ struct BenchRecord {
   std::string command_line;
   long warmup_steps = 0;
   std::vector<BenchRun> runs;
+  // Modes asked for but not run, and why: "hybrid, gpu (no CUDA GPU: ...)"; empty when every mode ran.
+  std::string modes_skipped;
 };
 
 nlohmann::ordered_json bench_json(const BenchRecord& record);

@@ -32,7 +32,11 @@ FrameFigures LiveSession::frame(int steps, bool read_status, render::ColorBy col
   const std::size_t before_steps = running.ledger().total_bytes();
   for (int k = 0; k < steps; ++k) running.step();
   figures.step_bytes = running.ledger().total_bytes() - before_steps;
-  if (read_status) status_ = running.status();
+  // Without a readback the step count is still known here: the panel's step is that of the frame drawn.
+  if (read_status)
+    status_ = running.status();
+  else
+    status_.step += steps;
   const std::size_t before_feed = running.ledger().total_bytes();
   feed_->update(color_by);
   figures.feed_bytes = running.ledger().total_bytes() - before_feed;

@@ -53,6 +53,7 @@ class LiveSession {
   const SceneLook& look() const { return look_; }
   const Scene& scene() const { return scene_; }
   long particles() const { return particles_; }
+  // The last status read; its step is advanced by the steps run since, its time is that of the read.
   const StepStatus& status() const { return status_; }
 
  private:

@@ -43,7 +43,7 @@ int Viewer::run() {
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
     Requests requests = handle_input(frame_s, height);
-    if (show_panels_) draw_panels(requests);
+    if (show_panels_) draw_panels(requests, height);
     if (show_help_) draw_help(width, height);
     ImGui::Render();
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
@@ -65,8 +65,11 @@ double Viewer::step_and_draw(int width, int height) {
   const bool stepped = !paused_ || single_step_;
   const int steps = !stepped ? 0 : single_step_ ? 1 : steps_per_frame_;
   single_step_ = false;
+  // The last frame of a scripted run (--frames N --screenshot) reads it too, so that its panel shows the
+  // time of the picture.
+  const bool last_frame = options_.frames > 0 && frame_ + 1 >= options_.frames;
   const FrameFigures figures =
-      session_->frame(steps, stepped && (frame_ % 30 == 0 || paused_), settings_.color_by);
+      session_->frame(steps, stepped && (frame_ % 30 == 0 || paused_ || last_frame), settings_.color_by);
   if (stepped) stats_.record_steps(session_->simulation().fluid_count(), steps);
   if (session_->status().instability != Instability::none && !paused_) {
     last_message_ = "unstable: " + session_->status().diagnosis() + " (paused; Backspace restarts)";

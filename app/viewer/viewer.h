@@ -65,7 +65,7 @@ class Viewer {
   void handle_keys(Requests& requests);
 
   // [Panels]
-  void draw_panels(Requests& requests);
+  void draw_panels(Requests& requests, int height);
   void draw_run_section(Requests& requests);
   void draw_scene_section();
   void draw_view_section();

@@ -67,5 +67,31 @@ TEST(BenchPlot, DrawsStageBarsPerModeAndTheSpeedupCurvesWithTheirCrossovers) {
   EXPECT_NE(svg.find("hybrid: crossover ~31.6e3 particles"), std::string::npos) << svg;
 }
 
+// The bar panels: one shared axis while the sizes' step times are within 5x of each other, each its own
+// (labelled so) past that; every panel's axis is labelled. A CPU-only machine's plot says why the speedup
+// panel is empty.
+TEST(BenchPlot, BarPanelsShareAScaleWhenTheyCanAndSayWhyTheSpeedupIsMissing) {
+  BenchRecord close;
+  close.scene_name = "dam_break";
+  close.runs = {run("cpu", 1000, 2, 2), run("cpu", 2000, 4, 4)};
+  std::ostringstream shared;
+  write_bench_plot(shared, close);
+  EXPECT_NE(shared.str().find(">ms per step</text>"), std::string::npos) << shared.str();
+  EXPECT_EQ(shared.str().find("this panel's scale"), std::string::npos);
+
+  BenchRecord apart = close;
+  apart.runs = {run("cpu", 1000, 1, 1), run("cpu", 100000, 100, 100)};
+  apart.modes_skipped = "gpu (no CUDA GPU: no NVIDIA driver is installed)";
+  std::ostringstream own;
+  write_bench_plot(own, apart);
+  const std::string svg = own.str();
+  std::size_t labels = 0;
+  for (std::size_t at = svg.find("ms per step (this panel's scale)"); at != std::string::npos;
+       at = svg.find("ms per step (this panel's scale)", at + 1))
+    ++labels;
+  EXPECT_EQ(labels, 2u) << svg;
+  EXPECT_NE(svg.find("skipped: gpu (no CUDA GPU: no NVIDIA driver is installed)"), std::string::npos) << svg;
+}
+
 }  // namespace
 }  // namespace surge::app

@@ -137,7 +137,9 @@ std::string with_thousands(long count) {
 TEST_F(Cli, VersionNamesVersionAndCommit) {
   const Result r = surge({"--version"});
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^surge 0\.1\.0 \(commit [0-9a-z]+\)\n$)"))) << r.out;
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(^surge 0\.1\.0 \(commit [0-9a-z]+\)\n)"))) << r.out;
+  // And which scenes and shaders it reads: the build tree's binary reads its source tree.
+  EXPECT_TRUE(contains(r.out, std::string("\ndata: ") + SURGE_SOURCE_DIR + " (source tree)\n")) << r.out;
 }
 
 TEST_F(Cli, HelpListsSubcommands) {

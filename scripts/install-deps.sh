@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build pkg-config g++ git
-  dpkg-dev  # dpkg-shlibdeps: the .deb that CPack makes lists the libraries surge links
+  dpkg-dev file  # dpkg-shlibdeps and file: the .deb that CPack makes lists the libraries surge links
   libtomlplusplus-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
   # Rendering: glad generates the GL/EGL loader at build time; stb writes PNGs; Mesa's EGL and llvmpipe

@@ -21,7 +21,7 @@ LiveSession::LiveSession(const Scene& scene, const std::string& backend_request,
   Simulation& running = simulation();
   feed_ = std::make_unique<ParticleFeed>(running, renderer.fluid(), backend_.mode == ExecutionMode::gpu,
                                          messages);
-  look_ = scene_look(running.parameters());
+  look_ = scene_look(running);
   if (show_boundary) upload_boundary(running, renderer.boundary(), running.ledger());
   status_ = running.status();
 }

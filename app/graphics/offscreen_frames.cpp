@@ -16,7 +16,7 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions
       context_(cuda_device),
       target_(options.width, options.height),
       feed_(simulation, renderer_.fluid(), cuda_device >= 0 && context_.on_cuda_device(), messages) {
-  const SceneLook look = scene_look(simulation.parameters());
+  const SceneLook look = scene_look(simulation);
   camera_ = render::OrbitCamera::framing(look.domain_min, look.domain_max,
                                          *render::parse_camera_preset(options.camera));
   settings_.color_by = *render::parse_color_by(options.color_by);

@@ -1,5 +1,7 @@
 #include "app/graphics/render_defaults.h"
 
+#include <algorithm>
+#include <cmath>
 #include <variant>
 
 namespace surge::app {
@@ -18,11 +20,49 @@ SceneLook scene_look(const std::vector<NamedValue>& parameters) {
   return look;
 }
 
+namespace {
+
+// The value below which `fraction` of `values` lie (values reordered).
+float quantile(std::vector<float>& values, double fraction) {
+  const auto k = std::size_t(std::clamp(fraction, 0.0, 1.0) * double(values.size() - 1));
+  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(k), values.end());
+  return values[k];
+}
+
+}  // namespace
+
+SceneLook scene_look(Simulation& simulation) {
+  SceneLook look = scene_look(simulation.parameters());
+  const bool has_domain = look.domain_max.x > look.domain_min.x && look.domain_max.y > look.domain_min.y &&
+                          look.domain_max.z > look.domain_min.z;
+  if (has_domain || simulation.fluid_count() == 0) return look;
+  ParticleFrame frame;
+  simulation.download(frame);  // once, at setup; the ledger records it
+  std::vector<float> axis(frame.size());
+  float low[3], high[3];
+  for (int a = 0; a < 3; ++a) {
+    for (std::size_t i = 0; i < frame.size(); ++i) axis[i] = (&frame.position[i].x)[a];
+    low[a] = quantile(axis, 0.02);
+    high[a] = quantile(axis, 0.98);
+    const float grow = 0.1f * std::max(high[a] - low[a], 1e-6f);
+    low[a] -= grow;
+    high[a] += grow;
+  }
+  look.domain_min = {low[0], low[1], low[2]};
+  look.domain_max = {high[0], high[1], high[2]};
+  const double volume = double(high[0] - low[0]) * (high[1] - low[1]) * (high[2] - low[2]);
+  look.particle_radius = float(0.25 * std::cbrt(volume / double(frame.size())));
+  std::vector<float> speed(frame.size());
+  for (std::size_t i = 0; i < frame.size(); ++i) speed[i] = std::sqrt(length_squared(xyz(frame.velocity[i])));
+  look.max_speed = std::max(quantile(speed, 0.95), 1e-6f);
+  return look;
+}
+
 std::pair<float, float> default_color_range(render::ColorBy color_by, const SceneLook& look) {
   const float c0 = look.speed_of_sound, rho0 = look.rest_density;
   switch (color_by) {
     case render::ColorBy::speed:
-      return {0.0f, c0 / 10.0f};
+      return {0.0f, look.max_speed > 0 ? look.max_speed : c0 / 10.0f};
     case render::ColorBy::pressure:
       return {0.0f, rho0 * c0 * c0 / 200.0f};
     case render::ColorBy::density:

@@ -15,8 +15,14 @@ struct SceneLook {
   Vec3f domain_min{}, domain_max{};
   float rest_density = 1000.0f;  // [kg/m^3]
   float speed_of_sound = 10.0f;  // [m/s]
+  float max_speed = 0.0f;        // the speed colour bar's top; 0: c0 / 10 (the fluids' expected largest)
 };
 SceneLook scene_look(const std::vector<NamedValue>& parameters);
+
+// The same for a running simulation. A solver that reports no domain (n-body: bodies in G = 1 units, no
+// box) is framed by its bodies instead, read once: the box that holds 96 % of them on each axis, grown by
+// a tenth; spheres a quarter of the mean spacing in it; speeds coloured up to their 95th percentile.
+SceneLook scene_look(Simulation& simulation);
 
 // The colour bar's range for a quantity: speed 0..c0/10 (the largest expected speed, as c0 is chosen
 // 10x larger), pressure 0..rho0 c0^2/200 (the hydrostatic pressure at the bottom of a column whose

@@ -130,17 +130,25 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
   glDepthFunc(GL_LESS);
   glDisable(GL_BLEND);
   glEnable(GL_PROGRAM_POINT_SIZE);
-  if (settings.show_boundary) {
-    draw_particles(boundary_, camera, width, height, settings, false, kBoundaryParticleColor);
-  }
   draw_particles(fluid_, camera, width, height, settings, settings.color_by != ColorBy::fixed,
                  kFixedParticleColor);
+  if (settings.show_boundary) {
+    // After the fluid, depth-tested against it but not written: a wall in front of the fluid tints it, a
+    // wall behind it stays hidden, and the wall spheres do not hide one another.
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    draw_particles(boundary_, camera, width, height, settings, false, kBoundaryParticleColor,
+                   settings.boundary_opacity);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
   if (settings.show_color_bar && settings.color_by != ColorBy::fixed) draw_color_bar(width, height, settings);
 }
 
 void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const OrbitCamera& camera, int width,
                                       int height, const RenderSettings& settings, bool use_color_map,
-                                      Rgb fixed_color) {
+                                      Rgb fixed_color, float alpha) {
   if (buffers.count() == 0) return;
   const GLuint program = sphere_program_.id();
   glUseProgram(program);
@@ -159,6 +167,7 @@ void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const Orbi
   glProgramUniform3f(program, sphere_program_.uniform("u_fixed_color"), fixed_color.r, fixed_color.g,
                      fixed_color.b);
   glProgramUniform1i(program, sphere_program_.uniform("u_lighting"), settings.lighting ? 1 : 0);
+  glProgramUniform1f(program, sphere_program_.uniform("u_alpha"), alpha);
   glProgramUniform1i(program, sphere_program_.uniform("u_color_map"), 0);
   glBindTextureUnit(0, color_map_texture_);
   glBindVertexArray(buffers.vertex_array());

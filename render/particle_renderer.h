@@ -49,6 +49,9 @@ struct RenderSettings {
   float particle_radius = 0.005f;  // [m]
   bool lighting = true;
   bool show_boundary = false;
+  // Each wall sphere's opacity: the walls are drawn after the fluid, blended and without writing depth, so
+  // the tank reads as tinted glass and the fluid behind a wall shows through it (opaque walls hid it).
+  float boundary_opacity = 0.12f;
   bool show_color_bar = true;
   Rgb background = kBackgroundColor;
 };
@@ -68,7 +71,8 @@ class ParticleRenderer {
 
  private:
   void draw_particles(const ParticleBuffers& buffers, const OrbitCamera& camera, int width, int height,
-                      const RenderSettings& settings, bool use_color_map, Rgb fixed_color);
+                      const RenderSettings& settings, bool use_color_map, Rgb fixed_color,
+                      float alpha = 1.0f);
   void draw_color_bar(int width, int height, const RenderSettings& settings);
 
   ShaderProgram sphere_program_;

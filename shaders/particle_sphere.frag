@@ -11,6 +11,7 @@ uniform sampler1D u_color_map;  // the colour map, sampled from t = 0 to t = 1
 uniform int u_use_color_map;    // 0: u_fixed_color
 uniform vec3 u_fixed_color;
 uniform int u_lighting;  // 0: flat colour (tests read exact colours)
+uniform float u_alpha;   // 1: opaque; the walls are drawn see-through (particle_renderer.cpp)
 
 out vec4 out_color;
 
@@ -33,7 +34,7 @@ void main() {
     base = texture(u_color_map, (t * (size - 1.0) + 0.5) / size).rgb;
   }
   if (u_lighting == 0) {
-    out_color = vec4(base, 1.0);
+    out_color = vec4(base, u_alpha);
     return;
   }
   // A light from over the viewer's left shoulder, Blinn-Phong highlight.
@@ -41,5 +42,5 @@ void main() {
   float diffuse = max(dot(normal, to_light), 0.0);
   vec3 halfway = normalize(to_light + vec3(0.0, 0.0, 1.0));
   float highlight = 0.35 * pow(max(dot(normal, halfway), 0.0), 48.0);
-  out_color = vec4(base * (0.35 + 0.65 * diffuse) + vec3(highlight), 1.0);
+  out_color = vec4(base * (0.35 + 0.65 * diffuse) + vec3(highlight), u_alpha);
 }

@@ -145,6 +145,33 @@ TEST_F(RenderTest, NearerSphereHidesFartherOneWhateverTheDrawOrder) {
   }
 }
 
+// With --boundary the walls are see-through: a fluid sphere behind a wall sphere shows through it, tinted by
+// the wall's opacity (one layer: alpha wall + (1 - alpha) fluid), a wall sphere alone tints the background,
+// and a wall behind the fluid is hidden by it.
+TEST_F(RenderTest, WallsInFrontTintTheFluidAndWallsBehindItAreHidden) {
+  settings_.color_by = ColorBy::fixed;
+  settings_.show_boundary = true;
+  const float alpha = settings_.boundary_opacity;
+  ASSERT_GT(alpha, 0.0f);
+  ASSERT_LT(alpha, 0.5f);
+  // The eye is at y = -1. A wall sphere at y = -0.3 in front of the fluid sphere at the centre, and one at
+  // x = 0.25 on its own; another wall sphere at y = +0.3 behind the fluid, 0.06 m up.
+  const std::vector<Vec4f> walls = {{0, -0.3f, 0, 0}, {0.25f, 0, 0, 0}, {0, 0.3f, 0.06f, 0}};
+  renderer_->boundary().upload({walls.size(), walls.data(), nullptr});
+  const Image image = render({{0, 0, 0, 0}}, {});
+  const Rgb fluid = kFixedParticleColor, wall = kBoundaryParticleColor, background = kBackgroundColor;
+  const auto mix = [&](Rgb front, Rgb back) {
+    return to_pixel({alpha * front.r + (1 - alpha) * back.r, alpha * front.g + (1 - alpha) * back.g,
+                     alpha * front.b + (1 - alpha) * back.b});
+  };
+  EXPECT_TRUE(is_color(image.at(32, 32), mix(wall, fluid), 3)) << "the fluid through the wall in front";
+  const int right = 32 + int(std::lround(projected_radius_px(0.25f, 1.0f, 64)));
+  EXPECT_TRUE(is_color(image.at(right, 32), mix(wall, background), 3)) << "a wall sphere on its own";
+  // 0.03 m above the centre: inside the fluid disc, and inside the far wall sphere's too; the fluid hides it.
+  const int up = 32 - int(std::lround(projected_radius_px(0.03f, 1.0f, 64)));
+  EXPECT_TRUE(is_color(image.at(32, up), mix(wall, fluid), 3)) << "only the near wall tints the fluid";
+}
+
 TEST_F(RenderTest, DepthIsTheSpheresSurfaceNotItsCentre) {
   // Two equal spheres side by side at the same distance, overlapping on screen. Their surfaces meet
   // on the plane between them: left of the middle the left sphere is nearer, right of it the right one.

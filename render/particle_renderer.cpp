@@ -158,6 +158,9 @@ void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const Orbi
   glProgramUniformMatrix4fv(program, sphere_program_.uniform("u_projection"), 1, GL_FALSE,
                             projection.m.data());
   glProgramUniform1f(program, sphere_program_.uniform("u_radius"), settings.particle_radius);
+  // The walls' w is their volume, not a radius: only the moving particles may carry radii.
+  glProgramUniform1i(program, sphere_program_.uniform("u_radius_from_w"),
+                     settings.radius_from_w && &buffers == &fluid_ ? 1 : 0);
   glProgramUniform1f(program, sphere_program_.uniform("u_viewport_height"), float(height));
   // An empty range would divide by zero; widen it symmetrically.
   float low = settings.color_min, high = settings.color_max;

@@ -47,6 +47,7 @@ struct RenderSettings {
   float color_min = 0.0f;          // value at the colour map's first colour
   float color_max = 1.0f;          // value at its last colour
   float particle_radius = 0.005f;  // [m]
+  bool radius_from_w = false;      // grains: each sphere at its own radius, kept in position.w
   bool lighting = true;
   bool show_boundary = false;
   // Each wall sphere's opacity: the walls are drawn after the fluid, blended and without writing depth, so

@@ -4,9 +4,9 @@
 
 in vec3 v_center_eye;
 in float v_map_position;
+in float v_radius;  // [m]
 
 uniform mat4 u_projection;
-uniform float u_radius;         // [m]
 uniform sampler1D u_color_map;  // the colour map, sampled from t = 0 to t = 1
 uniform int u_use_color_map;    // 0: u_fixed_color
 uniform vec3 u_fixed_color;
@@ -23,7 +23,7 @@ void main() {
   vec3 normal = vec3(disc, sqrt(1.0 - r2));
 
   // Depth of the visible surface point (default depth range [0, 1]).
-  vec4 surface_clip = u_projection * vec4(v_center_eye + u_radius * normal, 1.0);
+  vec4 surface_clip = u_projection * vec4(v_center_eye + v_radius * normal, 1.0);
   gl_FragDepth = 0.5 * surface_clip.z / surface_clip.w + 0.5;
 
   vec3 base = u_fixed_color;

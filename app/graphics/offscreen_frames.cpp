@@ -22,6 +22,7 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions
   settings_.color_by = *render::parse_color_by(options.color_by);
   std::tie(settings_.color_min, settings_.color_max) = default_color_range(settings_.color_by, look);
   settings_.particle_radius = look.particle_radius;
+  settings_.radius_from_w = look.radius_per_particle;
   settings_.show_boundary = options.show_boundary;
   if (options.show_boundary) upload_boundary(simulation, renderer_.boundary(), simulation.ledger());
   if (cuda_device >= 0 && !context_.on_cuda_device()) {

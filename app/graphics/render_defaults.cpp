@@ -16,6 +16,11 @@ SceneLook scene_look(const std::vector<NamedValue>& parameters) {
     if (value.name == "speed_of_sound_m_per_s" && number) look.speed_of_sound = float(*number);
     if (value.name == "domain_min_m" && vector) look.domain_min = *vector;
     if (value.name == "domain_max_m" && vector) look.domain_max = *vector;
+    // A granular scene: grains of their own radii (polydisperse blocks), the largest as the fallback.
+    if (value.name == "max_grain_radius_m" && number) {
+      look.particle_radius = float(*number);
+      look.radius_per_particle = true;
+    }
   }
   return look;
 }

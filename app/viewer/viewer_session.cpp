@@ -119,6 +119,7 @@ render::OrbitCamera Viewer::framing(render::CameraPreset preset) const {
 
 void Viewer::reset_colors() {
   settings_.particle_radius = session_->look().particle_radius;
+  settings_.radius_from_w = session_->look().radius_per_particle;
   std::tie(settings_.color_min, settings_.color_max) =
       default_color_range(settings_.color_by, session_->look());
 }

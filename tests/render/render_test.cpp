@@ -172,6 +172,30 @@ TEST_F(RenderTest, WallsInFrontTintTheFluidAndWallsBehindItAreHidden) {
   EXPECT_TRUE(is_color(image.at(32, up), mix(wall, fluid), 3)) << "only the near wall tints the fluid";
 }
 
+// Grains are drawn at their own radii (position.w) when the settings say so: a grain of 0.05 m and one of
+// 0.1 m cover discs of their projected radii; without the flag both take particle_radius.
+TEST_F(RenderTest, GrainsAreDrawnAtTheirOwnRadii) {
+  settings_.color_by = ColorBy::fixed;
+  settings_.radius_from_w = true;
+  const Image image = render({{-0.15f, 0, 0, 0.05f}, {0.15f, 0, 0, 0.1f}}, {});
+  const Pixel grain = to_pixel(kFixedParticleColor);
+  // The covered run of the row y = 32 through a disc's centre.
+  const auto disc_width = [&](const Image& picture, int centre_x) {
+    int from = centre_x, to = centre_x;
+    while (from > 0 && is_color(picture.at(from - 1, 32), grain)) --from;
+    while (to < 63 && is_color(picture.at(to + 1, 32), grain)) ++to;
+    return is_color(picture.at(centre_x, 32), grain) ? to - from + 1 : 0;
+  };
+  const int left = 32 - int(std::lround(projected_radius_px(0.15f, 1.0f, 64)));
+  const int right = 32 + int(std::lround(projected_radius_px(0.15f, 1.0f, 64)));
+  const int small = disc_width(image, left), large = disc_width(image, right);
+  EXPECT_NEAR(small, 2 * projected_radius_px(0.05f, 1.0f, 64), 2.0);
+  EXPECT_NEAR(large, 2 * projected_radius_px(0.1f, 1.0f, 64), 2.0);
+  settings_.radius_from_w = false;  // both at particle_radius = 0.1 m
+  const Image uniform = render({{-0.15f, 0, 0, 0.05f}, {0.15f, 0, 0, 0.1f}}, {});
+  EXPECT_NEAR(disc_width(uniform, left), disc_width(uniform, right), 1.0);
+}
+
 TEST_F(RenderTest, DepthIsTheSpheresSurfaceNotItsCentre) {
   // Two equal spheres side by side at the same distance, overlapping on screen. Their surfaces meet
   // on the plane between them: left of the middle the left sphere is nearer, right of it the right one.

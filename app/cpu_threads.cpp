@@ -61,7 +61,8 @@ void ensure_passive_omp_waits(char** argv) {
   setenv("OMP_WAIT_POLICY", "passive", 1);
   execv("/proc/self/exe", argv);
   // Only reached when the exec failed (no /proc): go on, spinning as libgomp does by default.
-  std::perror("surge: could not restart with OMP_WAIT_POLICY=passive; OpenMP threads will spin while waiting");
+  std::perror(
+      "surge: could not restart with OMP_WAIT_POLICY=passive; OpenMP threads will spin while waiting");
 }
 
 int available_cpus(std::string* quota_text) {
@@ -87,8 +88,8 @@ CpuThreads apply_cpu_threads(std::optional<int> requested) {
   } else {
     std::string quota;
     const int cpus = available_cpus(&quota);
-    threads = {cpus, quota.empty() ? std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") + " available"
-                                   : quota};
+    threads = {cpus,
+               quota.empty() ? std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") + " available" : quota};
   }
   omp_set_num_threads(threads.count);
   g_threads = threads;
@@ -100,8 +101,8 @@ std::string cpu_threads_text() {
   std::string text = std::to_string(count) + (count == 1 ? " thread" : " threads");
   if (g_threads && g_threads->count == count) text += ": " + g_threads->source;
   const char* policy = std::getenv("OMP_WAIT_POLICY");
-  text += std::string("; ") + (policy ? policy : "spinning (OMP_WAIT_POLICY unset)") +
-          (policy ? " waits" : "");
+  text +=
+      std::string("; ") + (policy ? policy : "spinning (OMP_WAIT_POLICY unset)") + (policy ? " waits" : "");
   return text;
 }
 

@@ -71,7 +71,8 @@ int dispatch(const CLI::App& app, const CLI::App& run, const CLI::App& bench, co
 int main(int argc, char** argv) {
   ensure_passive_omp_waits(argv);  // may execute surge again, before anything else has happened
   CLI::App app("Surge: GPU particle and fluid simulation", "surge");
-  // The data line says which scenes/, shaders/ and docs/ this binary reads: an install's, or its source tree's.
+  // The data line says which scenes/, shaders/ and docs/ this binary reads: an install's, or its source
+  // tree's.
   const std::filesystem::path installed = installed_data_directory();
   app.set_version_flag("--version", std::string("surge ") + SURGE_VERSION + " (commit " + SURGE_GIT_COMMIT +
                                         ")\ndata: " +

@@ -24,9 +24,9 @@ CLI::App* add_params_command(CLI::App& parent, ParamsOptions& options) {
 }
 
 int run_params(const ParamsOptions& options) {
-  const std::filesystem::path template_path = options.template_path.empty()
-                                                  ? data_file(std::filesystem::path("docs") / "scenes.template.md")
-                                                  : options.template_path;
+  const std::filesystem::path template_path =
+      options.template_path.empty() ? data_file(std::filesystem::path("docs") / "scenes.template.md")
+                                    : options.template_path;
   std::ifstream in(template_path, std::ios::binary);
   if (!in) throw InputError("cannot read the docs template " + template_path.string());
   std::ostringstream text;

@@ -63,7 +63,8 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   row(out, "wall time") << fixed(s.wall_s, 3) << " s (of which exports held the stepping thread "
                         << fixed(s.export_s, 3) << " s)\n";
   row(out, "mean step") << fixed(ms_per_step, 3) << " ms\n";
-  row(out, "throughput") << engineering(particle_steps_per_s) << " particle-steps/s (" << s.particle_kind << ")\n";
+  row(out, "throughput") << engineering(particle_steps_per_s) << " particle-steps/s (" << s.particle_kind
+                         << ")\n";
   row(out, "stages") << "ms/step    share\n";
   for (const StageShare& stage : stage_shares(s.stages)) {
     out << "    " << std::left << std::setw(kLabelWidth - 2) << stage.name << std::right << std::setw(7)

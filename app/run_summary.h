@@ -31,7 +31,7 @@ struct RunSummary {
   double export_s = 0.0;  // of which the stepping thread spent on exports
   StageTimes stages;
   int frames_written = 0;
-  std::string frames_location;  // FrameWriter::location(): every format's files
+  std::string frames_location;          // FrameWriter::location(): every format's files
   std::size_t stale_files_removed = 0;  // an earlier run's files of the same series, replaced
   bool export_overlapped = false;       // a writer thread wrote the frames
   std::size_t export_queue_depth = 0;

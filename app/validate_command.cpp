@@ -297,15 +297,17 @@ CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options) {
   return dam;
 }
 
+fs::path validation_out_dir(const ValidateOptions& options) {
+  if (!options.out_dir.empty()) return options.out_dir;
+  return fs::path("out") / "validation" /
+         ("dam_break_" + options.solver + "_r" + std::to_string(options.resolution));
+}
+
 int run_validate_dam_break(const ValidateOptions& options) {
   const fs::path scene_path =
       locate(options.scene_path, fs::path("scenes") / "validation" / "dam_break_slab.toml");
   const fs::path data_dir = locate(options.data_dir, fs::path("assets") / "validation");
-  const fs::path out_dir =
-      options.out_dir.empty()
-          ? fs::path("out") / "validation" /
-                ("dam_break_" + options.solver + "_r" + std::to_string(options.resolution))
-          : options.out_dir;
+  const fs::path out_dir = validation_out_dir(options);
   // Everything that can be bad input is checked before the run: scene, data, solver, backend.
   Scene scene = load_scene(scene_path);
   const int depth = options.depth > 0 ? options.depth : default_slab_depth(options.resolution);

@@ -34,5 +34,7 @@ CLI::App* add_validate_command(CLI::App& parent, ValidateOptions& options);
 // Returns the exit code: kExitSuccess when every requirement holds, kExitValidationFailed when one does not,
 // kExitUnstable when the run blew up. Throws SceneError / InputError for bad input.
 int run_validate_dam_break(const ValidateOptions& options);
+// Where it writes its files: --out, else out/validation/dam_break_SOLVER_rN.
+std::filesystem::path validation_out_dir(const ValidateOptions& options);
 
 }  // namespace surge::app

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "app/backend_choice.h"
-#include "app/data_files.h"
 #include "app/cli_checks.h"
+#include "app/data_files.h"
 #include "app/exit_codes.h"
 #include "app/progress.h"
 #include "app/svg_plot.h"

@@ -13,9 +13,9 @@ namespace surge::app {
 struct SceneLook {
   float particle_radius = 0.005f;  // [m]: half the particle spacing, so a still fluid looks closed
   Vec3f domain_min{}, domain_max{};
-  float rest_density = 1000.0f;  // [kg/m^3]
-  float speed_of_sound = 10.0f;  // [m/s]
-  float max_speed = 0.0f;        // the speed colour bar's top; 0: c0 / 10 (the fluids' expected largest)
+  float rest_density = 1000.0f;      // [kg/m^3]
+  float speed_of_sound = 10.0f;      // [m/s]
+  float max_speed = 0.0f;            // the speed colour bar's top; 0: c0 / 10 (the fluids' expected largest)
   bool radius_per_particle = false;  // grains: each drawn at its own radius (position.w)
 };
 SceneLook scene_look(const std::vector<NamedValue>& parameters);

@@ -7,8 +7,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
-
 #include <toml++/toml.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -16,7 +16,6 @@
 #include <memory>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "app/backend_choice.h"
 #include "app/bench_command.h"
@@ -34,10 +33,16 @@ namespace {
 
 // ---- Scenes from a file, a dict, and overrides of single keys
 
+// A str or os.PathLike as a path.
+std::filesystem::path to_path(const py::object& path) {
+  return py::module_::import("os").attr("fspath")(path).cast<std::string>();
+}
+
 // A Python value as a TOML node: bool, int, float, str, list, dict (nested tables).
 toml::table to_table(const py::dict& dict, const std::string& where);
 
-void insert_value(toml::table& table, const std::string& key, const py::handle& value, const std::string& where) {
+void insert_value(toml::table& table, const std::string& key, const py::handle& value,
+                  const std::string& where) {
   const std::string path = where.empty() ? key : where + "." + key;
   if (py::isinstance<py::bool_>(value)) {
     table.insert_or_assign(key, value.cast<bool>());
@@ -62,7 +67,8 @@ void insert_value(toml::table& table, const std::string& key, const py::handle& 
     }
     table.insert_or_assign(key, std::move(array));
   } else {
-    throw py::type_error("scene key '" + path + "': a " + std::string(py::str(py::type::handle_of(value).attr("__name__"))) +
+    throw py::type_error("scene key '" + path + "': a " +
+                         std::string(py::str(py::type::handle_of(value).attr("__name__"))) +
                          " is not a TOML value (bool, int, float, str, list or dict)");
   }
 }
@@ -107,7 +113,7 @@ Scene make_scene(const py::object& source, const py::dict& overrides) {
     for (const auto& [key, value] : overrides) apply_override(document, py::str(key), value);
     return parse_scene(to_text(document), std::filesystem::current_path() / "scene-from-dict.toml");
   }
-  const std::filesystem::path path = py::module_::import("os").attr("fspath")(source).cast<std::string>();
+  const std::filesystem::path path = to_path(source);
   if (overrides.empty()) return load_scene(path);
   std::ifstream in(path);
   if (!in) return load_scene(path);  // its message names the file and the reason
@@ -121,7 +127,8 @@ Scene make_scene(const py::object& source, const py::dict& overrides) {
   }
   for (const auto& [key, value] : overrides) apply_override(document, py::str(key), value);
   // Read from the scene's own path, so relative paths in it (meshes, motion tables) still resolve.
-  return parse_scene(to_text(document), path.parent_path() / (path.stem().string() + " (with overrides).toml"));
+  return parse_scene(to_text(document),
+                     path.parent_path() / (path.stem().string() + " (with overrides).toml"));
 }
 
 // ---- Arrays in place
@@ -132,7 +139,7 @@ struct CudaArray {
   std::uintptr_t pointer = 0;
   std::vector<py::ssize_t> shape;
   std::vector<py::ssize_t> strides;  // bytes
-  std::string typestr;                // "<f4", "<u4"
+  std::string typestr;               // "<f4", "<u4"
   py::object owner;
 
   py::dict interface() const {
@@ -167,11 +174,21 @@ py::object field_array(py::object self_object, Field field) {
     count = arrays->count;
     on_device = arrays->on_device;
     switch (field) {
-      case Field::position: data = arrays->position; break;
-      case Field::velocity: data = arrays->velocity; break;
-      case Field::density: data = arrays->density; break;
-      case Field::pressure: data = arrays->pressure; break;
-      case Field::id: data = arrays->id; break;
+      case Field::position:
+        data = arrays->position;
+        break;
+      case Field::velocity:
+        data = arrays->velocity;
+        break;
+      case Field::density:
+        data = arrays->density;
+        break;
+      case Field::pressure:
+        data = arrays->pressure;
+        break;
+      case Field::id:
+        data = arrays->id;
+        break;
     }
     if (data == nullptr) return py::none();  // grains have no density or pressure array
   } else {
@@ -179,11 +196,21 @@ py::object field_array(py::object self_object, Field field) {
     self.simulation->download(self.copy);
     count = self.copy.size();
     switch (field) {
-      case Field::position: data = self.copy.position.data(); break;
-      case Field::velocity: data = self.copy.velocity.data(); break;
-      case Field::density: data = self.copy.density.data(); break;
-      case Field::pressure: data = self.copy.pressure.data(); break;
-      case Field::id: data = self.copy.id.data(); break;
+      case Field::position:
+        data = self.copy.position.data();
+        break;
+      case Field::velocity:
+        data = self.copy.velocity.data();
+        break;
+      case Field::density:
+        data = self.copy.density.data();
+        break;
+      case Field::pressure:
+        data = self.copy.pressure.data();
+        break;
+      case Field::id:
+        data = self.copy.id.data();
+        break;
     }
   }
   const bool vector = field == Field::position || field == Field::velocity;
@@ -220,11 +247,15 @@ void check_stable(const StepStatus& status) {
 }
 
 py::object named_value(const NamedValue& value) {
-  return std::visit([](const auto& v) -> py::object {
-    using T = std::decay_t<decltype(v)>;
-    if constexpr (std::is_same_v<T, Vec3f>) return py::make_tuple(v.x, v.y, v.z);
-    else return py::cast(v);
-  }, value.value);
+  return std::visit(
+      [](const auto& v) -> py::object {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, Vec3f>)
+          return py::make_tuple(v.x, v.y, v.z);
+        else
+          return py::cast(v);
+      },
+      value.value);
 }
 
 // ---- bench and validate: the commands themselves, their JSON returned
@@ -244,7 +275,7 @@ py::object read_json(const std::filesystem::path& path) {
 py::object bench(const py::object& scene, std::vector<long> particles, long steps, long warmup,
                  const std::string& backend, const std::string& solver) {
   app::BenchOptions options;
-  options.scene_path = py::module_::import("os").attr("fspath")(scene).cast<std::string>();
+  options.scene_path = to_path(scene);
   options.particles = std::move(particles);
   options.steps = steps;
   options.warmup = warmup;
@@ -253,9 +284,9 @@ py::object bench(const py::object& scene, std::vector<long> particles, long step
   options.json_path = temporary_json("bench");
   options.command_line = "surge.bench (Python)";
   const int code = app::run_bench(options);
+  py::object result = code == app::kExitSuccess ? read_json(options.json_path) : py::none();
+  std::filesystem::remove(options.json_path);  // read or not, the temporary file goes
   if (code != app::kExitSuccess) throw std::runtime_error("surge bench exited " + std::to_string(code));
-  py::object result = read_json(options.json_path);
-  std::filesystem::remove(options.json_path);
   return result;
 }
 
@@ -269,11 +300,7 @@ py::object validate_dam_break(const std::string& solver, int resolution, const s
   options.quiet = quiet;
   options.command_line = "surge.validate_dam_break (Python)";
   const int code = app::run_validate_dam_break(options);
-  const std::filesystem::path dir =
-      out_dir.empty() ? std::filesystem::path("out") / "validation" /
-                            ("dam_break_" + solver + "_r" + std::to_string(resolution))
-                      : out_dir;
-  py::dict result = read_json(dir / "summary.json");
+  py::dict result = read_json(app::validation_out_dir(options) / "summary.json");
   result["exit_code"] = code;
   return result;
 }
@@ -287,10 +314,12 @@ PYBIND11_MODULE(_surge, m) {
   m.doc() = "Surge: GPU particle and fluid simulation (docs/python.md)";
   m.attr("__version__") = std::string(SURGE_VERSION) + "+" + SURGE_GIT_COMMIT;
   // The scenes shipped with this build or install, for surge.data_file("scenes/dam_break.toml").
-  m.def("data_file", [](const std::string& relative) { return app::data_file(relative); },
-        py::arg("relative"), "A shipped file: the working directory's copy, else the installed or source one");
-  m.def("set_threads", [](int threads) { return app::apply_cpu_threads(threads).count; }, py::arg("threads"),
-        "OpenMP threads of the CPU backend (as --threads)");
+  m.def(
+      "data_file", [](const std::string& relative) { return app::data_file(relative); }, py::arg("relative"),
+      "A shipped file: the working directory's copy, else the installed or source one");
+  m.def(
+      "set_threads", [](int threads) { return app::apply_cpu_threads(threads).count; }, py::arg("threads"),
+      "OpenMP threads of the CPU backend (as --threads)");
 
   py::class_<CudaArray>(m, "CudaArray",
                         "A particle array in GPU memory, read in place by CuPy (cupy.asarray), PyTorch "
@@ -300,62 +329,74 @@ PYBIND11_MODULE(_surge, m) {
       .def_property_readonly("pointer", [](const CudaArray& a) { return a.pointer; });
 
   py::class_<PySimulation>(m, "Simulation")
-      .def(py::init([](const py::object& scene, const std::string& backend, long particles,
-                       const py::dict& overrides, const std::string& solver) {
-             Scene loaded = make_scene(scene, overrides);
-             app::apply_solver_override(loaded, solver);
-             const SimulationOptions options{.particles_override = particles};
-             app::BackendChoice choice = app::choose_backend(app::parse_backend_request(backend), loaded, options);
-             auto self = std::make_unique<PySimulation>();
-             self->backend_description = app::backend_line(choice);
-             self->simulation = std::move(choice.simulation);
-             self->solver = std::string(solver_name(loaded.solver));
-             self->name = loaded.name;
-             return self;
-           }),
-           py::arg("scene"), py::arg("backend") = "auto", py::arg("particles") = 0,
-           py::arg("overrides") = py::dict(), py::arg("solver") = "",
-           "scene: a path or a dict of the scene file's tables. backend: cpu, gpu or auto. particles: a fluid "
-           "particle count that replaces the resolution. overrides: {'fluid.viscosity_alpha': 0.05, ...}")
-      .def("step", [](PySimulation& self, long steps) {
-             py::gil_scoped_release release;
-             for (long i = 0; i < steps; ++i) self.simulation->step();
-             const StepStatus status = self.simulation->status();
-             py::gil_scoped_acquire acquire;
-             check_stable(status);
-             return status_dict(status);
-           }, py::arg("steps") = 1, "Takes `steps` steps; returns the status")
-      .def("run", [](PySimulation& self, double time) {
-             StepStatus status = self.simulation->status();
-             {
-               py::gil_scoped_release release;
-               while (status.time_s < time && status.instability == Instability::none) {
-                 self.simulation->step();
-                 status = self.simulation->status();
-               }
-             }
-             check_stable(status);
-             return status_dict(status);
-           }, py::arg("time"), "Steps until the simulated time reaches `time`; returns the status")
-      .def_property_readonly("status", [](PySimulation& self) { return status_dict(self.simulation->status()); })
+      .def(
+          py::init([](const py::object& scene, const std::string& backend, long particles,
+                      const py::dict& overrides, const std::string& solver) {
+            Scene loaded = make_scene(scene, overrides);
+            app::apply_solver_override(loaded, solver);
+            const SimulationOptions options{.particles_override = particles};
+            app::BackendChoice choice =
+                app::choose_backend(app::parse_backend_request(backend), loaded, options);
+            auto self = std::make_unique<PySimulation>();
+            self->backend_description = app::backend_line(choice);
+            self->simulation = std::move(choice.simulation);
+            self->solver = std::string(solver_name(loaded.solver));
+            self->name = loaded.name;
+            return self;
+          }),
+          py::arg("scene"), py::arg("backend") = "auto", py::arg("particles") = 0,
+          py::arg("overrides") = py::dict(), py::arg("solver") = "",
+          "scene: a path or a dict of the scene file's tables. backend: cpu, gpu or auto. particles: a fluid "
+          "particle count that replaces the resolution. overrides: {'fluid.viscosity_alpha': 0.05, ...}")
+      .def(
+          "step",
+          [](PySimulation& self, long steps) {
+            py::gil_scoped_release release;
+            for (long i = 0; i < steps; ++i) self.simulation->step();
+            const StepStatus status = self.simulation->status();
+            py::gil_scoped_acquire acquire;
+            check_stable(status);
+            return status_dict(status);
+          },
+          py::arg("steps") = 1, "Takes `steps` steps; returns the status")
+      .def(
+          "run",
+          [](PySimulation& self, double time) {
+            StepStatus status = self.simulation->status();
+            {
+              py::gil_scoped_release release;
+              while (status.time_s < time && status.instability == Instability::none) {
+                self.simulation->step();
+                status = self.simulation->status();
+              }
+            }
+            check_stable(status);
+            return status_dict(status);
+          },
+          py::arg("time"), "Steps until the simulated time reaches `time`; returns the status")
+      .def_property_readonly("status",
+                             [](PySimulation& self) { return status_dict(self.simulation->status()); })
       .def_property_readonly("time", [](PySimulation& self) { return self.simulation->status().time_s; })
       .def_property_readonly("name", [](const PySimulation& self) { return self.name; })
       .def_property_readonly("solver", [](const PySimulation& self) { return self.solver; })
       .def_property_readonly("backend", [](const PySimulation& self) { return self.backend_description; })
       .def_property_readonly("count", [](PySimulation& self) { return self.simulation->fluid_count(); })
-      .def_property_readonly("on_device", [](PySimulation& self) {
-             const auto arrays = self.simulation->particle_arrays();
-             return arrays && arrays->on_device;
-           })
-      .def_property_readonly("arrays_in_place", [](PySimulation& self) {
-             return self.simulation->particle_arrays().has_value();
-           }, "False where the arrays are copies (n-body)")
+      .def_property_readonly("on_device",
+                             [](PySimulation& self) {
+                               const auto arrays = self.simulation->particle_arrays();
+                               return arrays && arrays->on_device;
+                             })
+      .def_property_readonly(
+          "arrays_in_place",
+          [](PySimulation& self) { return self.simulation->particle_arrays().has_value(); },
+          "False where the arrays are copies (n-body)")
       .def_property_readonly("positions", [](py::object self) { return field_array(self, Field::position); })
       .def_property_readonly("velocities", [](py::object self) { return field_array(self, Field::velocity); })
       .def_property_readonly("density", [](py::object self) { return field_array(self, Field::density); })
       .def_property_readonly("pressure", [](py::object self) { return field_array(self, Field::pressure); })
       .def_property_readonly("ids", [](py::object self) { return field_array(self, Field::id); })
-      .def("live_parameters", [](PySimulation& self) {
+      .def("live_parameters",
+           [](PySimulation& self) {
              py::list list;
              for (const LiveParameter& p : self.simulation->live_parameters()) {
                py::dict d;
@@ -368,39 +409,50 @@ PYBIND11_MODULE(_surge, m) {
              }
              return list;
            })
-      .def("set_parameter", [](PySimulation& self, const std::string& name, const py::object& value) {
-             if (py::isinstance<py::sequence>(value) && py::len(value) == 3) {
-               const auto v = value.cast<std::vector<float>>();
-               self.simulation->set_parameter(name, Vec3f{v[0], v[1], v[2]});
-             } else {
-               self.simulation->set_parameter(name, value.cast<double>());
-             }
-           }, py::arg("name"), py::arg("value"), "A live parameter, for the following steps (as the viewer)")
-      .def("parameters", [](PySimulation& self) {
+      .def(
+          "set_parameter",
+          [](PySimulation& self, const std::string& name, const py::object& value) {
+            if (py::isinstance<py::sequence>(value) && py::len(value) == 3) {
+              const auto v = value.cast<std::vector<float>>();
+              self.simulation->set_parameter(name, Vec3f{v[0], v[1], v[2]});
+            } else {
+              self.simulation->set_parameter(name, value.cast<double>());
+            }
+          },
+          py::arg("name"), py::arg("value"), "A live parameter, for the following steps (as the viewer)")
+      .def("parameters",
+           [](PySimulation& self) {
              py::dict d;
              for (const NamedValue& v : self.simulation->parameters()) d[py::str(v.name)] = named_value(v);
              return d;
            })
-      .def("stage_times", [](PySimulation& self) {
-             const StageTimes times = self.simulation->stage_times();
-             py::dict d;
-             for (int stage = 0; stage < kStageCount; ++stage) d[kStageNames[stage]] = times.ms[stage];
-             d["steps"] = times.steps;
-             return d;
-           }, "Milliseconds per stage since the start, and the steps they cover")
-      .def("ledger", [](PySimulation& self) {
-             py::list list;
-             for (const auto& [key, entry] : self.simulation->ledger().entries()) {
-               py::dict d;
-               d["direction"] = key.first == CopyDirection::host_to_device ? "host to device" : "device to host";
-               d["what"] = key.second;
-               d["bytes"] = entry.bytes;
-               d["copies"] = entry.copies;
-               d["ms"] = entry.ms;
-               list.append(d);
-             }
-             return list;
-           }, "Every copy across the bus so far (the transfer ledger)");
+      .def(
+          "stage_times",
+          [](PySimulation& self) {
+            const StageTimes times = self.simulation->stage_times();
+            py::dict d;
+            for (int stage = 0; stage < kStageCount; ++stage) d[kStageNames[stage]] = times.ms[stage];
+            d["steps"] = times.steps;
+            return d;
+          },
+          "Milliseconds per stage since the start, and the steps they cover")
+      .def(
+          "ledger",
+          [](PySimulation& self) {
+            py::list list;
+            for (const auto& [key, entry] : self.simulation->ledger().entries()) {
+              py::dict d;
+              d["direction"] =
+                  key.first == CopyDirection::host_to_device ? "host to device" : "device to host";
+              d["what"] = key.second;
+              d["bytes"] = entry.bytes;
+              d["copies"] = entry.copies;
+              d["ms"] = entry.ms;
+              list.append(d);
+            }
+            return list;
+          },
+          "Every copy across the bus so far (the transfer ledger)");
 
   m.def("bench", &bench, py::arg("scene"), py::arg("particles") = std::vector<long>{}, py::arg("steps") = 100,
         py::arg("warmup") = 20, py::arg("backend") = "auto", py::arg("solver") = "",

@@ -36,7 +36,8 @@ void Viewer::draw_panels(Requests& requests, int height) {
   ImGui::SetNextWindowPos(ImVec2(10, 10), ImGuiCond_FirstUseEver);
   ImGui::SetNextWindowSize(ImVec2(420, 0), ImGuiCond_FirstUseEver);
   // No taller than the window (a 720-pixel window cut the panel off): past that it scrolls.
-  ImGui::SetNextWindowSizeConstraints(ImVec2(200, 100), ImVec2(FLT_MAX, std::max(100.0f, float(height) - 20)));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(200, 100),
+                                      ImVec2(FLT_MAX, std::max(100.0f, float(height) - 20)));
   ImGui::Begin("Surge");
   // Tab is the viewer's show/hide-panels key; as ImGui's tab stop it would move into the first field
   // and take every following key.

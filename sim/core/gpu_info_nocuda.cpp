@@ -1,7 +1,7 @@
 // Built instead of gpu_info.cu when nvcc is absent: no GPU, and why.
-#include "sim/core/gpu_info.h"
-
 #include <filesystem>
+
+#include "sim/core/gpu_info.h"
 
 namespace surge {
 

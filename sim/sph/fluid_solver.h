@@ -34,8 +34,9 @@ class FluidSolver {
   void download(ParticleFrame& frame) { fluid_.download(frame); }
   ParticleArrays particle_arrays() {
     if constexpr (Exec::kOnDevice) fluid_.exec.synchronize();
-    return {fluid_.position.data(), fluid_.velocity.data(), fluid_.density.data(), fluid_.pressure.data(),
-            fluid_.id.data(),       fluid_.n,               Exec::kOnDevice};
+    return {fluid_.position.data(), fluid_.velocity.data(), fluid_.density.data(),
+            fluid_.pressure.data(), fluid_.id.data(),       fluid_.n,
+            Exec::kOnDevice};
   }
   void begin_snapshot(std::size_t slot) { fluid_.begin_snapshot(slot); }
   std::size_t particle_count() const { return fluid_.n; }

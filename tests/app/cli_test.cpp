@@ -188,11 +188,13 @@ TEST_F(Cli, RunExportsFramesEveryKStepsAndSummarises) {
   for (const char* stage : {"index", "density", "forces", "integration", "other"}) {
     EXPECT_TRUE(contains(r.out, stage));
   }
-  EXPECT_TRUE(contains(r.out, "frames written    3: frames/dam_break.pvd (VTK series), frames/dam_break_*.ply (PLY)"))
+  EXPECT_TRUE(
+      contains(r.out, "frames written    3: frames/dam_break.pvd (VTK series), frames/dam_break_*.ply (PLY)"))
       << r.out;
   // The first lines say where the files go, before any step.
-  EXPECT_LT(r.out.find("output: frames/dam_break.pvd (VTK series), frames/dam_break_*.ply (PLY), every 10 steps"),
-            r.out.find("summary:"))
+  EXPECT_LT(
+      r.out.find("output: frames/dam_break.pvd (VTK series), frames/dam_break_*.ply (PLY), every 10 steps"),
+      r.out.find("summary:"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "bus traffic"));
 }
@@ -412,7 +414,9 @@ TEST_F(Cli, ARerunReplacesTheEarlierLongerSeries) {
   const Result r = surge(shorter);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   // 21 frames as .vtp and .ply and the .pvd went; 6 frames came.
-  EXPECT_TRUE(contains(r.out, "frames written    6: frames/tiny.pvd (VTK series), frames/tiny_*.ply (PLY) (replacing 43 files an earlier run"));
+  EXPECT_TRUE(contains(r.out,
+                       "frames written    6: frames/tiny.pvd (VTK series), frames/tiny_*.ply (PLY) "
+                       "(replacing 43 files an earlier run"));
   std::vector<std::string> on_disk;
   for (const auto& entry : fs::directory_iterator(dir_ / "frames"))
     on_disk.push_back(entry.path().filename());
@@ -790,8 +794,8 @@ TEST_F(Cli, CpuThreadsWaitPassivelyAndTheFirstLineSaysHowManyAndWhy) {
   unsetenv("OMP_WAIT_POLICY");
   unsetenv("OMP_NUM_THREADS");
   const Result automatic = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "2", "--quiet"});
-  const Result given = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "2", "--quiet",
-                              "--threads", "1"});
+  const Result given =
+      surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "2", "--quiet", "--threads", "1"});
   setenv("OMP_NUM_THREADS", "3", 1);
   setenv("OMP_WAIT_POLICY", "active", 1);
   const Result from_env = surge({"run", kDamBreak.string(), "--backend", "cpu", "--steps", "2", "--quiet"});
@@ -808,7 +812,8 @@ TEST_F(Cli, CpuThreadsWaitPassivelyAndTheFirstLineSaysHowManyAndWhy) {
   ASSERT_EQ(given.exit_code, 0) << given.err;
   EXPECT_TRUE(contains(given.out, "backend: cpu (1 thread: --threads; passive waits)")) << given.out;
   ASSERT_EQ(from_env.exit_code, 0) << from_env.err;
-  EXPECT_TRUE(contains(from_env.out, "backend: cpu (3 threads: OMP_NUM_THREADS; active waits)")) << from_env.out;
+  EXPECT_TRUE(contains(from_env.out, "backend: cpu (3 threads: OMP_NUM_THREADS; active waits)"))
+      << from_env.out;
   EXPECT_EQ(zero.exit_code, 2);
   EXPECT_TRUE(contains(zero.err, "--threads")) << zero.err;
 }

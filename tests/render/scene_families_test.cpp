@@ -3,18 +3,18 @@
 // galaxies, whose solver reports no domain, so the camera and sphere size come from the bodies themselves:
 // app/graphics/render_defaults.h). Before that, n-body frames were empty.
 #include <gtest/gtest.h>
+#include <stb_image.h>
 
-#include <filesystem>
-#include <iostream>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <string>
 
 #include "app/backend_choice.h"
 #include "app/graphics/offscreen_frames.h"
 #include "app/render_options.h"
 #include "sim/scene/scene.h"
-#include <stb_image.h>
 
 namespace surge::app {
 namespace {

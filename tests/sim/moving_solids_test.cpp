@@ -316,13 +316,14 @@ solid = "ball"
 // water: its draft, the water's level minus its bottom, averaged over the last 0.4 s of its bobbing, within
 // 5 % of a / 2. (The issue's target is 2 %: measured on the H200 machine's CPU, 2026-12-01, this run gave
 // -4.5 % over [0.4, 0.7] s while still bobbing; scenes/floating_box.toml, at support 3 with continuity
-// density and a 10-spacing box, came to 1 % at t = 2 s. Closing the gap needs a finer box than CI affords.) The level gauge (in a corner, away from the box) is calibrated on the still pool: its first
-// sample reads the initial surface, 0.16 m, and that offset (the phi = 0.5 convention's, a fraction of a
-// spacing) is taken off. The heavy one, let go 2 cm above the floor, sinks to it and stays: its bottom
-// within half a spacing of the floor on average (measured +0.34 spacings: a layer of water trapped under it,
-// which one particle thick cannot drain) and its mean speed far below its sinking speed (about 0.3 m/s):
-// under 0.1 m/s. It does not come to rest: it jitters on that layer at 5.6 cm/s on average (H200 machine,
-// 2026-12-01), which the contact model leaves open.
+// density and a 10-spacing box, came to 1 % at t = 2 s. Closing the gap needs a finer box than CI affords.)
+// The level gauge (in a corner, away from the box) is calibrated on the still pool: its first sample reads
+// the initial surface, 0.16 m, and that offset (the phi = 0.5 convention's, a fraction of a spacing) is taken
+// off. The heavy one, let go 2 cm above the floor, sinks to it and stays: its bottom within half a spacing of
+// the floor on average (measured +0.34 spacings: a layer of water trapped under it, which one particle thick
+// cannot drain) and its mean speed far below its sinking speed (about 0.3 m/s): under 0.1 m/s. It does not
+// come to rest: it jitters on that layer at 5.6 cm/s on average (H200 machine, 2026-12-01), which the contact
+// model leaves open.
 TEST(MovingSolids, ArchimedesFloatsHalfAndSinksOneAndAHalf) {
   const std::string text = R"(name = "archimedes"
 [domain]

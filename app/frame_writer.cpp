@@ -16,16 +16,20 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory, std::string name,
                          std::vector<ExportFormat> formats, int every, ExportPipeline pipeline,
-                         double every_time_s)
+                         double every_time_s, const FrameSeriesState* resume)
     : simulation_(simulation),
       directory_(std::move(directory)),
       name_(std::move(name)),
       formats_(formats),
       every_(every),
-      every_time_(every_time_s, 0),
+      every_time_(every_time_s, resume != nullptr ? resume->next_time_event : 0),
       pipeline_(pipeline) {
   if ((every_ <= 0 && !every_time_.enabled()) || formats.empty()) return;
   FrameExporter exporter(directory_, name_, std::move(formats));
+  if (resume != nullptr) {
+    exporter.resume(*resume);
+    frames_before_ = resume->frames_written;
+  }
   if (pipeline_.overlapped) {
     overlapped_ =
         std::make_unique<OverlappedExporter>(simulation_, std::move(exporter), pipeline_.queue_depth);
@@ -50,11 +54,23 @@ void FrameWriter::write_if_due(const StepStatus& status) {
   const auto write_start = std::chrono::steady_clock::now();
   serial_->write(frame_);
   serial_times_.writer_s += seconds_since(write_start);
-  serial_times_.frames_written = serial_->frames_written();
+  serial_times_.frames_written = serial_->frames_written() - frames_before_;
 }
 
 void FrameWriter::finish() {
   if (overlapped_) overlapped_->finish();
+}
+
+FrameSeriesState FrameWriter::state() {
+  FrameSeriesState state;
+  if (overlapped_) {
+    overlapped_->finish();
+    state = overlapped_->exporter().state();
+  } else if (serial_) {
+    state = serial_->state();
+  }
+  state.next_time_event = every_time_.next_event();
+  return state;
 }
 
 int FrameWriter::frames_written() const {

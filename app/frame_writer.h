@@ -28,14 +28,18 @@ struct ExportPipeline {
 
 class FrameWriter {
  public:
+  // With `resume` (a checkpoint's), the series and the time schedule go on from it (FrameExporter::resume).
   FrameWriter(Simulation& simulation, std::filesystem::path directory, std::string name,
-              std::vector<ExportFormat> formats, int every, ExportPipeline pipeline, double every_time_s = 0);
+              std::vector<ExportFormat> formats, int every, ExportPipeline pipeline, double every_time_s = 0,
+              const FrameSeriesState* resume = nullptr);
   bool enabled() const { return serial_.has_value() || overlapped_ != nullptr; }
   const ExportPipeline& pipeline() const { return pipeline_; }
   void write_if_due(const StepStatus& status);
   // Waits until every frame is on disk; rethrows a write error. Call before reading the figures.
   void finish();
-  int frames_written() const;
+  int frames_written() const;  // by this run
+  // Where the series stands, for a checkpoint: waits for the frames queued so far to be written.
+  FrameSeriesState state();
   // Files of an earlier run's series that the first frame replaced (FrameExporter); read after finish().
   std::size_t stale_files_removed() const;
   // Serial: snapshot_s is the download, writer_s the formatting and writing, both on the stepping thread.
@@ -61,6 +65,7 @@ class FrameWriter {
   std::unique_ptr<OverlappedExporter> overlapped_;
   ParticleFrame frame_;
   ExportTimes serial_times_;
+  int frames_before_ = 0;  // in the series before this run (a resumed one)
 };
 
 }  // namespace surge::app

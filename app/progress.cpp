@@ -28,13 +28,16 @@ ProgressStyle progress_style_for_stderr(bool quiet) {
   return isatty(STDERR_FILENO) ? ProgressStyle::terminal_bar : ProgressStyle::plain_lines;
 }
 
-ProgressReporter::ProgressReporter(std::ostream& out, ProgressStyle style, RunEnd end, std::size_t particles)
+ProgressReporter::ProgressReporter(std::ostream& out, ProgressStyle style, RunEnd end, std::size_t particles,
+                                   long first_step, double first_time_s)
     : out_(out),
       style_(style),
       end_(end),
       particles_(particles),
       start_(Clock::now()),
-      last_report_(start_) {}
+      last_report_(start_),
+      first_step_(first_step),
+      first_fraction_(std::clamp(end.fraction_done(first_step, first_time_s), 0.0, 1.0)) {}
 
 ProgressReporter::~ProgressReporter() {
   if (bar_open_) out_ << '\n' << std::flush;
@@ -65,7 +68,7 @@ void ProgressReporter::finish(long step, double time_s) {
 }
 
 std::string ProgressReporter::describe(long step, double time_s, double fraction, double elapsed_s) const {
-  const double steps_per_s = elapsed_s > 0 ? double(step) / elapsed_s : 0.0;
+  const double steps_per_s = elapsed_s > 0 ? double(step - first_step_) / elapsed_s : 0.0;
   const bool by_steps = end_.max_steps > 0;
   std::ostringstream text;
   text << fixed(100.0 * std::min(fraction, 1.0), 1) << " %  t " << significant(time_s, 4);
@@ -74,8 +77,8 @@ std::string ProgressReporter::describe(long step, double time_s, double fraction
   if (by_steps) text << "/" << with_thousands(end_.max_steps);
   text << "  " << with_thousands(std::int64_t(particles_)) << " particles  " << engineering(steps_per_s)
        << " steps/s  ETA ";
-  if (fraction > 0 && fraction < 1) {
-    text << clock_duration(elapsed_s * (1.0 - fraction) / fraction);
+  if (fraction > first_fraction_ && fraction < 1) {
+    text << clock_duration(elapsed_s * (1.0 - fraction) / (fraction - first_fraction_));
   } else {
     text << "-";
   }

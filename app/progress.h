@@ -23,7 +23,9 @@ ProgressStyle progress_style_for_stderr(bool quiet);
 
 class ProgressReporter {
  public:
-  ProgressReporter(std::ostream& out, ProgressStyle style, RunEnd end, std::size_t particles);
+  // A resumed run starts at first_step, first_time_s: rates and the ETA count from there.
+  ProgressReporter(std::ostream& out, ProgressStyle style, RunEnd end, std::size_t particles,
+                   long first_step = 0, double first_time_s = 0.0);
   // Ends a bar left open, so an error message after it starts on a fresh line.
   ~ProgressReporter();
   ProgressReporter(const ProgressReporter&) = delete;
@@ -44,6 +46,8 @@ class ProgressReporter {
   Clock::time_point start_;
   Clock::time_point last_report_;
   int last_decile_ = 0;  // plain lines: the last 10 % mark reported
+  long first_step_ = 0;
+  double first_fraction_ = 0.0;
   long last_step_ = -1;  // the step last reported, so finish() does not repeat it
   bool bar_open_ = false;
 };

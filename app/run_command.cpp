@@ -11,6 +11,7 @@
 #include "app/frame_writer.h"
 #include "app/interrupts.h"
 #include "app/progress.h"
+#include "app/run_checkpoints.h"
 #include "app/run_summary.h"
 #include "sim/io/gauge_recorder.h"
 #include "sim/io/time_schedule.h"
@@ -128,6 +129,21 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
       ->capture_default_str()
       ->excludes(export_sync);
   run->add_flag("--quiet", options.quiet, "No progress output");
+  CLI::Option* checkpoint_every =
+      run->add_option("--checkpoint-every", options.checkpoint_every,
+                      "Write a checkpoint every K steps (and at the end and on Ctrl-C), replacing the last")
+          ->transform(whole_at_least(1));
+  run->add_option("--checkpoint-every-time", options.checkpoint_every_time_s,
+                  "Write a checkpoint every T simulated seconds (and at the end and on Ctrl-C)")
+      ->check(finite_positive(" [s]"))
+      ->excludes(checkpoint_every);
+  run->add_option("--checkpoint", options.checkpoint_path,
+                  "Checkpoint file (default: OUT/NAME.checkpoint); alone, one at the end and on Ctrl-C")
+      ->type_name("FILE");
+  run->add_option("--resume", options.resume_path,
+                  "Continue the run a checkpoint holds (the same scene, solver, --particles and backend), "
+                  "bit for bit; frames, gauges and checkpoints go on where it left them")
+      ->type_name("FILE");
   run->add_option("--render", options.render.frames_dir,
                   "Render PNG frames offscreen (EGL, no display needed) into DIR, one every --every steps")
       ->type_name("DIR");
@@ -159,6 +175,43 @@ int run_scene(const RunOptions& options) {
       options.mode.empty() ? choose_backend(parse_backend_request(options.backend), scene, simulation_options)
                            : choose_mode(*parse_mode(options.mode), scene, simulation_options);
   Simulation& simulation = *backend.simulation;
+
+  // Checkpoints and resuming (app/run_checkpoints.h): the checkpoint is checked against this run and its
+  // state loaded before anything is written.
+  CheckpointPlan checkpoint_plan{.path = options.checkpoint_path,
+                                 .every_steps = options.checkpoint_every,
+                                 .every_time_s = options.checkpoint_every_time_s};
+  const bool checkpoints_asked = checkpoint_plan.enabled() || !options.checkpoint_path.empty();
+  if (checkpoint_plan.path.empty()) checkpoint_plan.path = plan.out_dir / (scene.name + ".checkpoint");
+  const bool resuming = !options.resume_path.empty();
+  if ((checkpoints_asked || resuming) && backend.mode == ExecutionMode::hybrid_overlap) {
+    throw InputError(
+        "--mode hybrid-overlap keeps no checkpoints: its index pipeline is state a checkpoint does not hold "
+        "(use --mode hybrid, gpu or cpu)");
+  }
+  if (resuming && render_options.writes_frames()) {
+    throw InputError(
+        "--resume with --render or --video: a resumed run does not continue rendered frames yet; "
+        "render the resumed run's exported frames, or render a run from its start");
+  }
+  const Checkpoint identity =
+      checkpoint_identity(scene, options.particles, mode_name(backend.mode), backend.description);
+  std::optional<Checkpoint> resumed;
+  if (resuming) {
+    resumed = read_checkpoint_for(options.resume_path, identity);
+    try {
+      simulation.load_state(resumed->state);
+    } catch (const StateMismatch& error) {
+      throw InputError("--resume " + options.resume_path.string() + ": " + error.what());
+    }
+    resumed->state = {};  // loaded: its memory goes
+    if (resumed->has_gauges != !scene.gauges.empty()) {
+      throw InputError("--resume " + options.resume_path.string() + ": the checkpointed run had " +
+                       (resumed->has_gauges ? "gauges" : "no gauges") + ", this scene " +
+                       (scene.gauges.empty() ? "has none" : "has some"));
+    }
+  }
+  RunCheckpoints checkpoints(checkpoint_plan, identity, resumed ? &*resumed : nullptr);
   const double setup_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
   double upload_ms = 0.0;
@@ -179,32 +232,41 @@ int run_scene(const RunOptions& options) {
     std::cout << "rendering: " << rendered->description() << '\n' << std::flush;
   }
   FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline,
-                     plan.every_time_s);
+                     plan.every_time_s, resumed ? &resumed->frames : nullptr);
   auto write_frames = [&](const StepStatus& status) {
     frames.write_if_due(status);
     if (rendered) rendered->write_if_due(status);
   };
 #else
   FrameWriter frames(simulation, plan.out_dir, scene.name, plan.formats, plan.every, pipeline,
-                     plan.every_time_s);
+                     plan.every_time_s, resumed ? &resumed->frames : nullptr);
   auto write_frames = [&](const StepStatus& status) { frames.write_if_due(status); };
 #endif
   // Gauges (sim/io/gauge_recorder.h): a CSV in the output directory unless [gauges] csv says otherwise.
   std::optional<GaugeRecorder> gauges;
   if (!scene.gauges.empty()) {
     const std::filesystem::path csv = scene.gauge_output.csv.empty() ? "gauges.csv" : scene.gauge_output.csv;
-    gauges.emplace(simulation, scene.gauges, scene.gauge_output, plan.out_dir / csv);
+    gauges.emplace(simulation, scene.gauges, scene.gauge_output, plan.out_dir / csv,
+                   resumed ? resumed->time_s : 0.0, resumed ? &resumed->gauges : nullptr);
   }
   // Where the run's files go, before the first step: a user should not have to wait for the summary.
   std::cout << "output: " << frames.plan() << '\n';
   if (gauges) std::cout << "gauges: " << gauges->path().string() << '\n';
+  if (checkpoints_asked) std::cout << "checkpoints: " << checkpoints.plan() << '\n';
+  if (resumed) {
+    std::cout << "resumed: " << options.resume_path.string() << " at step " << resumed->step
+              << ", t = " << resumed->time_s << (scene.solver == SolverKind::nbody ? "" : " s") << '\n';
+  }
   std::cout << std::flush;
   ProgressReporter progress(std::cerr, progress_style_for_stderr(options.quiet), plan.end,
-                            simulation.fluid_count());
+                            simulation.fluid_count(), resumed ? resumed->step : 0,
+                            resumed ? resumed->time_s : 0.0);
 
   const auto start = std::chrono::steady_clock::now();
   StepStatus status = simulation.status();
-  write_frames(status);
+  const long first_step = status.step;
+  // A resumed run's frame at its checkpoint step was written before the checkpoint was.
+  if (!resumed) write_frames(status);
   bool emitter_full_said = false;  // said once
   int interrupted_by = 0;
   while (!plan.end.reached(status.step, status.time_s)) {
@@ -228,8 +290,11 @@ int run_scene(const RunOptions& options) {
     }
     write_frames(status);
     if (gauges) gauges->sample_if_due(status);
+    if (checkpoints.due(status)) checkpoints.write(simulation, status, frames, gauges ? &*gauges : nullptr);
     progress.update(status.step, status.time_s);
   }
+  // At the end, finished or interrupted, the run can be continued from here (a later --time, after Ctrl-C).
+  if (checkpoints_asked) checkpoints.write(simulation, status, frames, gauges ? &*gauges : nullptr);
   // The run is over when its files are: the wall time includes waiting for the writer to drain.
   frames.finish();
   if (gauges) gauges->finish();
@@ -243,31 +308,36 @@ int run_scene(const RunOptions& options) {
     if (key == std::pair{CopyDirection::device_to_host, std::string("export frame")})
       export_bus_bytes += entry.bytes;
   }
-  print_run_summary(std::cout, {.scene_name = scene.name,
-                                .interrupted_by = interrupted_by != 0 ? signal_name(interrupted_by) : "",
-                                .backend = backend.description,
-                                .particle_kind = scene.solver == SolverKind::dem     ? "grains"
-                                                 : scene.solver == SolverKind::nbody ? "bodies"
-                                                                                     : "fluid",
-                                .fluid_particles = simulation.fluid_count(),
-                                .boundary_particles = simulation.boundary_count(),
-                                .steps = status.step,
-                                .simulated_s = status.time_s,
-                                .time_unit = scene.solver == SolverKind::nbody ? "time units (G = 1)" : "s",
-                                .setup_s = setup_s,
-                                .upload_s = upload_ms / 1e3,
-                                .wall_s = wall_s,
-                                .export_s = frames.seconds_spent(),
-                                .stages = simulation.stage_times(),
-                                .frames_written = frames.frames_written(),
-                                .frames_location = frames.location(),
-                                .stale_files_removed = frames.stale_files_removed(),
-                                .export_overlapped = frames.pipeline().overlapped,
-                                .export_queue_depth = frames.pipeline().queue_depth,
-                                .export_times = frames.times(),
-                                .export_bus_bytes = export_bus_bytes,
-                                .bus_bytes = bus_bytes,
-                                .figures = simulation.step_figures()});
+  print_run_summary(std::cout,
+                    {.scene_name = scene.name,
+                     .interrupted_by = interrupted_by != 0 ? signal_name(interrupted_by) : "",
+                     .backend = backend.description,
+                     .particle_kind = scene.solver == SolverKind::dem     ? "grains"
+                                      : scene.solver == SolverKind::nbody ? "bodies"
+                                                                          : "fluid",
+                     .fluid_particles = simulation.fluid_count(),
+                     .boundary_particles = simulation.boundary_count(),
+                     .steps = status.step,
+                     .first_step = first_step,
+                     .simulated_s = status.time_s,
+                     .time_unit = scene.solver == SolverKind::nbody ? "time units (G = 1)" : "s",
+                     .setup_s = setup_s,
+                     .upload_s = upload_ms / 1e3,
+                     .wall_s = wall_s,
+                     .export_s = frames.seconds_spent(),
+                     .stages = simulation.stage_times(),
+                     .frames_written = frames.frames_written(),
+                     .frames_location = frames.location(),
+                     .stale_files_removed = frames.stale_files_removed(),
+                     .export_overlapped = frames.pipeline().overlapped,
+                     .export_queue_depth = frames.pipeline().queue_depth,
+                     .export_times = frames.times(),
+                     .export_bus_bytes = export_bus_bytes,
+                     .bus_bytes = bus_bytes,
+                     .figures = simulation.step_figures(),
+                     .checkpoint_path = checkpoints.written() > 0 ? checkpoints.path().string() : "",
+                     .checkpoint_step = checkpoints.last_step(),
+                     .checkpoints_written = checkpoints.written()});
   if (gauges) {
     std::cout << "gauges: " << gauges->rows_written() << " samples of " << scene.gauges.size()
               << " gauges every " << scene.gauge_output.every_time << " s: " << gauges->path().string()
@@ -283,6 +353,9 @@ int run_scene(const RunOptions& options) {
     std::cout << '\n';
   }
 #endif
+  if (interrupted_by != 0 && checkpoints.written() > 0) {
+    std::cout << "to continue: the same command with --resume " << checkpoints.path().string() << '\n';
+  }
   return interrupted_by != 0 ? interrupted_exit_code(interrupted_by) : kExitSuccess;
 }
 

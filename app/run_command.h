@@ -31,6 +31,12 @@ struct RunOptions {
   bool export_sync = false;      // --export-sync: download and write on the stepping thread (the old path)
   std::size_t export_queue = 2;  // overlapped export: frames snapshotted but not yet written
   bool quiet = false;
+  // Checkpoints (app/run_checkpoints.h): every K steps or T simulated seconds, into checkpoint_path
+  // (default OUT/NAME.checkpoint; given alone, only at the end and on Ctrl-C); resume_path continues one.
+  long checkpoint_every = 0;
+  double checkpoint_every_time_s = 0;
+  std::filesystem::path checkpoint_path;
+  std::filesystem::path resume_path;
   RenderOptions render;  // --render DIR / --video FILE and how frames look
 };
 

@@ -41,9 +41,11 @@ void print_export_figures(std::ostream& out, const RunSummary& s) {
 }  // namespace
 
 void print_run_summary(std::ostream& out, const RunSummary& s) {
-  const double ms_per_step = s.steps > 0 ? 1e3 * s.wall_s / double(s.steps) : 0.0;
+  // Rates over the steps this run took (a resumed run took those after its checkpoint).
+  const long steps_run = s.steps - s.first_step;
+  const double ms_per_step = steps_run > 0 ? 1e3 * s.wall_s / double(steps_run) : 0.0;
   const double particle_steps_per_s =
-      s.wall_s > 0 ? double(s.fluid_particles) * double(s.steps) / s.wall_s : 0.0;
+      s.wall_s > 0 ? double(s.fluid_particles) * double(steps_run) / s.wall_s : 0.0;
 
   out << "summary: " << s.scene_name << " on " << s.backend;
   if (!s.interrupted_by.empty()) {
@@ -55,7 +57,9 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
   if (s.particle_kind == "fluid")
     out << " + " << with_thousands(std::int64_t(s.boundary_particles)) << " boundary";
   out << '\n';
-  row(out, "steps") << with_thousands(s.steps) << '\n';
+  row(out, "steps") << with_thousands(s.steps);
+  if (s.first_step > 0) out << " (resumed at step " << with_thousands(s.first_step) << ")";
+  out << '\n';
   row(out, "simulated time") << significant(s.simulated_s, 6) << " " << s.time_unit << '\n';
   row(out, "setup") << fixed(s.setup_s, 3) << " s (scene and particles, on the CPU";
   if (s.upload_s > 0) out << "; of which copying to the GPU " << fixed(s.upload_s, 3) << " s";
@@ -76,6 +80,10 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
     out << " (replacing " << s.stale_files_removed << " files an earlier run of this series left there)";
   out << '\n';
   if (s.frames_written > 0) print_export_figures(out, s);
+  if (!s.checkpoint_path.empty()) {
+    row(out, "checkpoint") << s.checkpoint_path << " (step " << with_thousands(s.checkpoint_step) << "; "
+                           << s.checkpoints_written << " written)\n";
+  }
   // Per-step solver figures, as "name  mean (max)" for the tallied ones (iterations, density error).
   bool header = false;
   for (const NamedValue& mean : s.figures) {

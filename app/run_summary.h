@@ -21,7 +21,8 @@ struct RunSummary {
   std::string particle_kind = "fluid";
   std::size_t fluid_particles = 0;  // the moving particles: fluid, grains or bodies
   std::size_t boundary_particles = 0;
-  long steps = 0;
+  long steps = 0;       // the step reached
+  long first_step = 0;  // where this run started: a resumed run's checkpoint step, else 0
   double simulated_s = 0.0;
   // Seconds, or the dimensionless time of an n-body system (G = 1 units).
   std::string time_unit = "s";
@@ -39,6 +40,10 @@ struct RunSummary {
   std::size_t export_bus_bytes = 0;  // device-to-host bytes of the exported frames
   std::size_t bus_bytes = 0;
   std::vector<NamedValue> figures;  // Simulation::step_figures() at the end: the solver's per-step figures
+  // The checkpoint written last (empty: none), and the step it holds.
+  std::string checkpoint_path;
+  long checkpoint_step = 0;
+  int checkpoints_written = 0;
 };
 
 void print_run_summary(std::ostream& out, const RunSummary& summary);

@@ -37,6 +37,8 @@ class CpuExecutor {
   static constexpr bool kOnDevice = false;
   // Simulation's default (synchronous) download serves the overlapped export.
   static constexpr bool kSnapshotsOnDevice = false;
+  // Every step builds its index from the particles: a solver's archive_state is all a checkpoint needs.
+  static constexpr bool kCheckpoints = true;
 
   std::string name() const { return "cpu (" + std::to_string(omp_get_max_threads()) + " OpenMP threads)"; }
 

@@ -135,6 +135,8 @@ class CudaExecutor {
   // The overlapped export (Simulation::begin_download): a snapshot queued on this executor's stream behind
   // the steps, copied to pinned memory on a copy stream while the next steps run.
   static constexpr bool kSnapshotsOnDevice = true;
+  // Every step builds its index from the particles: a solver's archive_state is all a checkpoint needs.
+  static constexpr bool kCheckpoints = true;
   void begin_snapshot(std::size_t slot, const DeviceParticleArrays& arrays) {
     snapshots_.begin(slot, arrays, stream_);
   }

@@ -126,6 +126,10 @@ class HybridExecutor : public CudaExecutor {
 class HybridOverlapExecutor : public CudaExecutor {
  public:
   // `skin` [m]: the solver's grid must have cells of support + skin (grid_with_skin), the walls' index too.
+  // The index pipeline (an index built from positions some steps old, adopted on a schedule) is state no
+  // checkpoint keeps: a restored run would adopt its indices at other steps.
+  static constexpr bool kCheckpoints = false;
+
   HybridOverlapExecutor(TransferLedger& ledger, const GpuInfo& gpu, const HybridOptions& options, float skin)
       : CudaExecutor(ledger, gpu), options_(options), skin_(skin) {
     SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&snapshot_ready_, cudaEventDisableTiming));

@@ -18,6 +18,7 @@
 #include "sim/core/particle_arrays.h"
 #include "sim/core/particle_frame.h"
 #include "sim/core/render_targets.h"
+#include "sim/core/solver_state.h"
 #include "sim/core/stage_times.h"
 #include "sim/core/step_status.h"
 #include "sim/core/transfer_ledger.h"
@@ -117,6 +118,19 @@ class Simulation {
   // gathers the particles into a second set of buffers and swaps: ask again after stepping. nullopt for a
   // solver that keeps them in another layout (n-body bodies): use download().
   virtual std::optional<ParticleArrays> particle_arrays() { return std::nullopt; }
+  // Checkpoints (sim/core/solver_state.h, sim/io/checkpoint.h). save_state waits for the steps issued and
+  // puts everything the next steps read into `state`; false where the simulation cannot (hybrid-overlap,
+  // whose index pipeline is state it does not keep). load_state restores a state saved by the same solver
+  // on the same kind of backend for the same setup, so that the steps that follow repeat the saved run's
+  // bit for bit; StateMismatch, naming the section, for anything else.
+  virtual bool save_state(SolverState& state) {
+    (void)state;
+    return false;
+  }
+  virtual void load_state(const SolverState& state) {
+    (void)state;
+    throw StateMismatch(backend_name() + " does not restore checkpoints");
+  }
   TransferLedger& ledger() { return ledger_; }
 
   // What make_simulation and switch_execution_mode (sim/backend/simulation_factory.h) published: the walls

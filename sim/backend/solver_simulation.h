@@ -161,6 +161,29 @@ class SolverSimulation : public Interface {
     return all;
   }
 
+  bool save_state(SolverState& state) override {
+    if constexpr (kCheckpoints) {
+      solver_.status();  // waits; a GPU solver learns its active count from it
+      state.sections.clear();
+      StateSaver<Exec> saver(exec_, state);
+      solver_.archive_state(saver);
+      return true;
+    } else {
+      (void)state;
+      return false;
+    }
+  }
+  void load_state(const SolverState& state) override {
+    if constexpr (kCheckpoints) {
+      StateLoader<Exec> loader(exec_, state);
+      solver_.archive_state(loader);
+      loader.finish();
+      tally_ = {};
+    } else {
+      Interface::load_state(state);
+    }
+  }
+
   Solver& solver() { return solver_; }
   const Solver& solver() const { return solver_; }
 
@@ -175,6 +198,11 @@ class SolverSimulation : public Interface {
       return true;
     }
   }();
+
+  static constexpr bool kCheckpoints =
+      Exec::kCheckpoints && requires(Solver & solver, StateSaver<Exec>& saver) {
+    solver.archive_state(saver);
+  };
 
   Exec exec_;
   Solver solver_;

@@ -417,6 +417,24 @@ class DemSolver {
     });
   }
 
+  // Checkpoints (sim/core/solver_state.h): the grains in their present order, their spin, the contact
+  // history (by creation id; a grain's list ends at its first free slot, so the stale slots after it are
+  // never read) and the step state. The sorted copies are written by each step first.
+  template <typename Archive>
+  void archive_state(Archive& a) {
+    a.constant("dem.grains", n_);
+    a.constant("dem.fixed_grains", std::uint64_t(fixed_count_));
+    a.constant("dem.contact_slots", params_.contact_slots);
+    a.buffer("dem.step_state", state_, 1);
+    a.buffer("dem.position", position_, n_);
+    a.buffer("dem.velocity", velocity_, n_);
+    a.buffer("dem.id", id_, n_);
+    if (params_.rotation) a.buffer("dem.angular_velocity", angular_velocity_, n_);
+    if (history_.size() != 0) a.buffer("dem.contact_history", history_, history_.size());
+    // Not read by the next step, but by an export of the restored state (the grains' contact stress).
+    a.buffer("dem.acceleration", acceleration_, n_);
+  }
+
  private:
   Exec& exec_;
   DemParameters params_;

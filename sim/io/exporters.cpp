@@ -317,11 +317,48 @@ std::vector<std::filesystem::path> remove_series_files(const std::filesystem::pa
   return removed;
 }
 
+void FrameExporter::resume(const FrameSeriesState& state) {
+  std::filesystem::create_directories(directory_);
+  // The frames the checkpoint counted stay; any later one (the interrupted run went on past its checkpoint)
+  // goes, with any .tmp and the .pvd, which is written again below.
+  std::vector<std::filesystem::path> kept;
+  for (int k = 0; k < state.frames_written; ++k) {
+    char number[16];
+    std::snprintf(number, sizeof number, "_%06d", k);
+    for (const ExportFormat format : formats_)
+      kept.push_back(directory_ / (name_ + number + (format == ExportFormat::vtk ? ".vtp" : ".ply")));
+  }
+  for (const std::filesystem::path& file : kept) {
+    if (!std::filesystem::exists(file)) {
+      throw std::runtime_error("cannot resume the frame series: '" + file.string() +
+                               "', written before the checkpoint, is missing");
+    }
+  }
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory_, error)) {
+    if (!is_series_file(entry.path().filename().string(), name_)) continue;
+    if (std::find(kept.begin(), kept.end(), entry.path()) != kept.end()) continue;
+    std::filesystem::remove(entry.path(), error);
+    if (error) throw std::runtime_error("cannot remove '" + entry.path().string() + "': " + error.message());
+    ++stale_files_removed_;
+  }
+  resumed_ = true;
+  frames_written_ = state.frames_written;
+  series_ = state.series;
+  files_ = kept;
+  const bool vtk = std::find(formats_.begin(), formats_.end(), ExportFormat::vtk) != formats_.end();
+  if (vtk && !series_.empty()) {
+    const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
+    write_pvd(pvd, series_);
+    files_.push_back(pvd);
+  }
+}
+
 void FrameExporter::write(const ParticleFrame& frame) {
   // Made here rather than in the constructor, so an exporter that never writes leaves no trace on disk.
   // A run replaces its own series: frames an earlier run of the same name left (a longer one leaves more)
   // would otherwise lie beside the new .pvd, looking like part of this run.
-  if (frames_written_ == 0) {
+  if (frames_written_ == 0 && !resumed_) {
     std::filesystem::create_directories(directory_);
     stale_files_removed_ = remove_series_files(directory_, name_).size();
   }

@@ -32,6 +32,14 @@ bool is_series_file(const std::string& file_name, const std::string& series_name
 std::vector<std::filesystem::path> remove_series_files(const std::filesystem::path& directory,
                                                        const std::string& series_name);
 
+// Where a frame series stands, for checkpoints (sim/io/checkpoint.h): frames written and the .pvd's
+// entries, (time, .vtp file name); next_time_event is the time-spaced schedule's (app/frame_writer.h).
+struct FrameSeriesState {
+  int frames_written = 0;
+  std::vector<std::pair<double, std::string>> series;
+  long next_time_event = 0;
+};
+
 // Writes numbered frames into a directory: NAME_000000.vtp / .ply, and NAME.pvd listing every .vtp
 // with its simulated time (rewritten atomically after each frame, so it is valid at every moment).
 // Before its first frame it removes the series files an earlier run of the same name left there (a rerun
@@ -39,6 +47,12 @@ std::vector<std::filesystem::path> remove_series_files(const std::filesystem::pa
 class FrameExporter {
  public:
   FrameExporter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats);
+  // A resumed run's exporter: the series goes on from `state` (a checkpoint's). The frames it lists stay
+  // (each must still be there: std::runtime_error naming the first missing one); the series files numbered
+  // after them, which the interrupted run may have written past its checkpoint, are removed; the .pvd is
+  // written again with the entries of `state`.
+  void resume(const FrameSeriesState& state);
+  FrameSeriesState state() const { return {frames_written_, series_, 0}; }
   void write(const ParticleFrame& frame);  // creates the directory on first use
   int frames_written() const { return frames_written_; }
   // Files of an earlier run's series removed before the first frame.
@@ -50,6 +64,7 @@ class FrameExporter {
   std::string name_;
   std::vector<ExportFormat> formats_;
   int frames_written_ = 0;
+  bool resumed_ = false;  // resume() has set the series up: the first write removes nothing
   std::size_t stale_files_removed_ = 0;
   std::vector<std::pair<double, std::string>> series_;  // (time, vtp file name) for the .pvd
   std::vector<std::filesystem::path> files_;

@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <optional>
 #include <stdexcept>
 
 namespace surge {
@@ -25,6 +27,21 @@ std::string reason_of(int error) {
   return error != 0 ? std::strerror(error) : "the write failed";
 }
 
+// The first `bytes` bytes of the CSV an interrupted run left: the renamed file when it is complete enough,
+// else the .tmp a crash left. Empty optional when neither holds that many.
+std::optional<std::string> csv_prefix(const std::filesystem::path& path,
+                                      const std::filesystem::path& temporary, std::uint64_t bytes) {
+  for (const std::filesystem::path& file : {path, temporary}) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(file, error);
+    if (error || size < bytes) continue;
+    std::ifstream in(file, std::ios::binary);
+    std::string text(bytes, '\0');
+    if (in.read(text.data(), std::streamsize(bytes))) return text;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<std::string> GaugeRecorder::columns(const std::vector<GaugeDefinition>& gauges, bool filtered) {
@@ -39,7 +56,8 @@ std::vector<std::string> GaugeRecorder::columns(const std::vector<GaugeDefinitio
 }
 
 GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefinition>& gauges,
-                             const GaugeOutput& output, std::filesystem::path path, double start_time_s)
+                             const GaugeOutput& output, std::filesystem::path path, double start_time_s,
+                             const GaugeRecorderState* resume)
     : simulation_(simulation),
       path_(std::move(path)),
       schedule_(as_written(output.every_time),
@@ -54,6 +72,33 @@ GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefi
   }
   temporary_ = path_;
   temporary_ += ".tmp";
+  std::string header;
+  for (const std::string& column : columns(gauges, filtered)) header += (header.empty() ? "" : ",") + column;
+  header += '\n';
+  // A resumed run starts from the rows its checkpoint had written; they are read before the .tmp, which may
+  // be where they are, is opened afresh.
+  std::string kept = header;
+  if (resume != nullptr) {
+    std::optional<std::string> prefix = csv_prefix(path_, temporary_, resume->bytes);
+    if (!prefix) {
+      throw std::runtime_error("cannot resume the gauges: neither '" + path_.string() +
+                               "' nor its .tmp holds the " + std::to_string(resume->bytes) +
+                               " bytes the checkpoint had written");
+    }
+    if (!prefix->starts_with(header)) {
+      throw std::runtime_error("cannot resume the gauges: '" + path_.string() +
+                               "' has other columns than this scene's gauges");
+    }
+    if (resume->filters.size() != filters_.size()) {
+      throw std::runtime_error("cannot resume the gauges: the checkpoint filters " +
+                               std::to_string(resume->filters.size()) + " values, this scene " +
+                               std::to_string(filters_.size()));
+    }
+    kept = std::move(*prefix);
+    rows_ = resume->rows;
+    schedule_ = TimeSchedule(as_written(output.every_time), resume->next_event);
+    for (std::size_t k = 0; k < filters_.size(); ++k) filters_[k].restore(resume->filters[k]);
+  }
   std::error_code ignored;
   if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ignored);
   in_flight_ = std::make_unique<TemporaryFileInFlight>(temporary_);
@@ -61,9 +106,15 @@ GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefi
   if (fd < 0) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(errno));
   file_ = std::make_unique<FileOutputBuffer>(fd);
   out_.rdbuf(file_.get());
-  std::string header;
-  for (const std::string& column : columns(gauges, filtered)) header += (header.empty() ? "" : ",") + column;
-  out_ << header << '\n' << std::flush;
+  out_ << kept << std::flush;
+  if (!out_) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(file_->error()));
+  bytes_ = kept.size();
+}
+
+GaugeRecorderState GaugeRecorder::state() const {
+  GaugeRecorderState state{rows_, bytes_, schedule_.next_event(), {}};
+  for (const FirstOrderFilter& filter : filters_) state.filters.push_back(filter.state());
+  return state;
 }
 
 GaugeRecorder::~GaugeRecorder() {
@@ -79,9 +130,11 @@ void GaugeRecorder::sample_if_due(const StepStatus& status) {
     row += ',' + shortest(values_[k]);
     if (!filters_.empty()) row += ',' + shortest(float(filters_[k].update(values_[k], status.time_s)));
   }
-  out_ << row << '\n' << std::flush;
+  row += '\n';
+  out_ << row << std::flush;
   if (!out_) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(file_->error()));
   ++rows_;
+  bytes_ += row.size();
 }
 
 void GaugeRecorder::finish() {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -23,9 +24,20 @@ namespace surge {
 
 // y += (1 - exp(-dt / tau)) (x - y), starting at the first sample: a first-order low-pass with time
 // constant tau over samples dt apart (dt may vary).
+struct FilterState {
+  double y = 0, last_time_s = 0;
+  bool started = false;
+};
+
 class FirstOrderFilter {
  public:
   explicit FirstOrderFilter(double tau_s) : tau_s_(tau_s) {}
+  FilterState state() const { return {y_, last_time_s_, started_}; }
+  void restore(const FilterState& state) {
+    y_ = state.y;
+    last_time_s_ = state.last_time_s;
+    started_ = state.started;
+  }
   double update(double x, double time_s) {
     if (!started_) {
       y_ = x;
@@ -43,12 +55,26 @@ class FirstOrderFilter {
   bool started_ = false;
 };
 
+// Where a gauge CSV stands, for checkpoints (sim/io/checkpoint.h): rows and bytes written, the schedule's
+// next event and each low-pass filter's state.
+struct GaugeRecorderState {
+  int rows = 0;
+  std::uint64_t bytes = 0;
+  long next_event = 0;
+  std::vector<FilterState> filters;
+};
+
 class GaugeRecorder {
  public:
   // Hands the probes to `simulation` (which must take them: an SPH solver) and opens the CSV. Samples start
   // at the first multiple of every_time after `start_time_s` (a run's first step builds what they read).
+  // With `resume` (a checkpoint's), the CSV goes on from it: its first resume->bytes bytes are taken from the
+  // file the interrupted run left (the renamed CSV, or the .tmp a crash left), the rows it wrote after the
+  // checkpoint are dropped, and the schedule and filters continue. std::runtime_error when neither file
+  // holds those bytes.
   GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefinition>& gauges, const GaugeOutput& output,
-                std::filesystem::path path, double start_time_s = 0.0);
+                std::filesystem::path path, double start_time_s = 0.0,
+                const GaugeRecorderState* resume = nullptr);
   ~GaugeRecorder();
   GaugeRecorder(const GaugeRecorder&) = delete;
   GaugeRecorder& operator=(const GaugeRecorder&) = delete;
@@ -59,6 +85,7 @@ class GaugeRecorder {
   void finish();
 
   int rows_written() const { return rows_; }
+  GaugeRecorderState state() const;
   const std::filesystem::path& path() const { return path_; }
   static std::vector<std::string> columns(const std::vector<GaugeDefinition>& gauges, bool filtered);
 
@@ -72,6 +99,7 @@ class GaugeRecorder {
   std::vector<FirstOrderFilter> filters_;  // one per value; empty without a filter time
   std::vector<float> values_;
   int rows_ = 0;
+  std::uint64_t bytes_ = 0;  // written to the CSV so far, header included
   bool finished_ = false;
 };
 

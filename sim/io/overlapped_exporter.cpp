@@ -20,6 +20,7 @@ OverlappedExporter::OverlappedExporter(Simulation& simulation, FrameExporter exp
                                        std::size_t queue_depth, std::function<void()> before_write)
     : simulation_(simulation),
       exporter_(std::move(exporter)),
+      frames_before_(exporter_.frames_written()),
       queue_depth_(queue_depth),
       before_write_(std::move(before_write)),
       slot_in_use_(queue_depth, false) {
@@ -121,7 +122,7 @@ void OverlappedExporter::write_frames() {
     {
       std::lock_guard lock(mutex_);
       times_.writer_s += seconds_since(start);
-      times_.frames_written = exporter_.frames_written();
+      times_.frames_written = exporter_.frames_written() - frames_before_;
       slot_in_use_[next.slot] = false;
       --frames_in_flight_;
     }

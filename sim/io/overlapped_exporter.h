@@ -24,7 +24,7 @@ namespace surge {
 
 // Where an export's time went. The stepping thread's share is what a run loses to exporting.
 struct ExportTimes {
-  int frames_written = 0;
+  int frames_written = 0;   // by this run (a resumed run's series holds more)
   double snapshot_s = 0.0;  // stepping thread: begin_download (a host copy on the CPU; queuing on the GPU)
   double blocked_s = 0.0;   // stepping thread: waiting for a place in the full queue
   double drain_s = 0.0;     // stepping thread: waiting at the end for the queued frames to be written
@@ -69,6 +69,7 @@ class OverlappedExporter {
 
   Simulation& simulation_;
   FrameExporter exporter_;  // used by the writer thread only, until finish()
+  int frames_before_;       // in the series before this exporter (a resumed run's)
   std::size_t queue_depth_;
   std::function<void()> before_write_;
 

@@ -30,6 +30,7 @@ class TimeSchedule {
   bool enabled() const { return every_s_ > 0; }
   double every_s() const { return every_s_; }
   double next_time_s() const { return double(next_) * every_s_; }
+  long next_event() const { return next_; }  // k of the next event (checkpoints keep it)
 
   // Whether an event is due at a step ending at time_s; if so, the next one is scheduled.
   bool take(double time_s) {

@@ -200,6 +200,23 @@ class NbodySolver {
                                 zeros_.data(), zeros_.data(), ids_.data(), n_});
   }
 
+  // Checkpoints (sim/core/solver_state.h): bodies (in their present order), velocities, ids, the step state
+  // and the start's energy the figures refer to. The first kick's accelerations are not stored: after a load
+  // they are computed again from the same positions, as the step that ended there computed them.
+  template <typename Archive>
+  void archive_state(Archive& a) {
+    a.constant("nbody.bodies_count", n_);
+    a.buffer("nbody.step_state", state_, 1);
+    a.buffer("nbody.bodies", bodies_, n_);
+    a.buffer("nbody.velocities", velocities_, n_);
+    a.buffer("nbody.ids", ids_, n_);
+    a.value("nbody.initial_energy", initial_energy_);
+    if constexpr (Archive::kLoading) {
+      gravity_.prepare(exec_, bodies_, velocities_, ids_, n_, params_);
+      gravity_.accelerate(exec_, bodies_, n_, params_, interactions());
+    }
+  }
+
   std::string variant_name() const { return std::is_same_v<Real, double> ? "double" : "float"; }
   std::size_t particle_count() const { return n_; }
   std::size_t capacity() const { return n_; }

@@ -292,6 +292,14 @@ class DfsphSolver : public FluidSolver<Exec> {
     });
   }
 
+  // Checkpoints (sim/core/solver_state.h): the fluid, and the pressure sums both solves warm-start from.
+  template <typename Archive>
+  void archive_state(Archive& a) {
+    fluid_.archive_state(a);
+    a.buffer("dfsph.density_pressure_sum", q_density_sum_, fluid_.n);
+    a.buffer("dfsph.divergence_pressure_sum", q_divergence_sum_, fluid_.n);
+  }
+
  private:
   DfsphParameters dfsph_;
   Buffer<DfsphFactor> factor_;

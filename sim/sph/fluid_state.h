@@ -210,6 +210,30 @@ struct FluidState {
     frame.step = status.step;
   }
 
+  // Checkpoints (sim/core/solver_state.h): the active particles with everything carried between steps, the
+  // host's clock and the emitter's schedule, and the solids' bodies. The index, the walls' sorted copy and
+  // the scratch arrays are rebuilt by every step from these. A solver adds its own carried arrays after it.
+  template <typename Archive>
+  void archive_state(Archive& a) {
+    a.constant("fluid.capacity", capacity);
+    a.constant("fluid.spacing", params.spacing);
+    a.constant("fluid.wall_particles", std::uint64_t(solids.boundary_count()));
+    a.value("fluid.active", n);
+    a.value("fluid.step", status.step);
+    a.value("fluid.time", status.time_s);
+    a.value("fluid.dt", status.dt_s);
+    a.value("fluid.max_speed", status.max_speed);
+    a.value("fluid.emitter_full", status.emitter_full);
+    a.value("fluid.emitter_schedule", schedule);
+    a.buffer("fluid.position", position, n);
+    a.buffer("fluid.velocity", velocity, n);
+    a.buffer("fluid.id", id, n);
+    a.buffer("fluid.density", density, n);
+    a.buffer("fluid.pressure", pressure, n);
+    solids.archive_state(a, grid, boundary);
+    if constexpr (Archive::kLoading) pending = 0;
+  }
+
   // The overlapped export's snapshot (Simulation::begin_download), on executors that take it on the device.
   void begin_snapshot(std::size_t slot) {
     exec.begin_snapshot(

@@ -240,6 +240,13 @@ class PbfSolver : public FluidSolver<Exec> {
     fluid_.exec.for_each(fluid_.n, [=] SURGE_LAMBDA(std::uint32_t i) { v[i] = 0.0f; });
   }
 
+  // Checkpoints (sim/core/solver_state.h): the fluid's state is all of it; every other array is written by
+  // the step before it is read.
+  template <typename Archive>
+  void archive_state(Archive& a) {
+    fluid_.archive_state(a);
+  }
+
  private:
   PbfParameters pbf_;
   Buffer<Vec4f> previous_position_, next_position_, next_velocity_;

@@ -58,6 +58,7 @@ class SolidBodies {
     }
     exec.upload(motion_, motions, "solid bodies");
     exec.upload(state_, states, "solid bodies");
+    exec.upload(placed_state_, states, "solid bodies");
     exec.upload(offset_, setup.solids.offset, "solid bodies");
     exec.upload(member_, setup.solids.boundary_index, "solid bodies");
     exec.upload(body_of_, setup.solids.body, "solid bodies");
@@ -79,6 +80,7 @@ class SolidBodies {
   }
 
   std::size_t count() const { return bodies_.size(); }
+  std::uint32_t boundary_count() const { return boundary_count_; }
   bool moving() const { return moving_; }
   bool floating() const { return floating_; }
   const std::vector<SolidBodySetup>& bodies() const { return bodies_; }
@@ -92,7 +94,14 @@ class SolidBodies {
   // (positions, w = volume); velocities() and cell_start() follow.
   void place(const GridGeometry& grid, Buffer<Vec4f>& boundary) {
     if (!moving_) return;
-    const BodyState* state = state_.data();
+    const BodyState* now = state_.data();
+    BodyState* placed = placed_state_.data();
+    exec_.for_each(std::uint32_t(bodies_.size()), [=] SURGE_LAMBDA(std::uint32_t b) { placed[b] = now[b]; });
+    place_walls(grid, boundary);
+  }
+  // place() at the poses of placed_state_.
+  void place_walls(const GridGeometry& grid, Buffer<Vec4f>& boundary) {
+    const BodyState* state = placed_state_.data();
     const Vec4f* offset = offset_.data();
     const std::uint32_t* member = member_.data();
     const std::uint32_t* body_of = body_of_.data();
@@ -187,6 +196,18 @@ class SolidBodies {
     });
   }
 
+  // Checkpoints (sim/core/solver_state.h): the bodies' states, and those the last place() put the walls
+  // at, from which a load places them again: a solver may read the walls before its step's place() (PBF
+  // predicts first), and then reads them where the last step left them.
+  template <typename Archive>
+  void archive_state(Archive& a, const GridGeometry& grid, Buffer<Vec4f>& boundary) {
+    if (bodies_.empty()) return;
+    a.buffer("solids.state", state_, bodies_.size());
+    if (!moving_) return;
+    a.buffer("solids.placed_state", placed_state_, bodies_.size());
+    if constexpr (Archive::kLoading) place_walls(grid, boundary);
+  }
+
   // The host's copy of the body states (tests, and the viewer's solids).
   std::vector<BodyState> download_states() {
     std::vector<BodyState> states;
@@ -261,6 +282,7 @@ class SolidBodies {
   std::uint32_t particle_count_ = 0, boundary_count_ = 0;
   Buffer<BodyMotion> motion_;
   Buffer<BodyState> state_;
+  Buffer<BodyState> placed_state_;  // the states the last place() put the walls at
   Buffer<MotionTableRow> table_;
   Buffer<Vec4f> offset_;                          // per body particle: rest offset from c0; w = volume
   Buffer<std::uint32_t> member_, body_of_;        // per body particle: its place in `reference_`, its body

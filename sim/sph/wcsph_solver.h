@@ -561,6 +561,15 @@ class WcsphSolver : public FluidSolver<Exec> {
     });
   }
 
+  // Checkpoints (sim/core/solver_state.h): the fluid, the step state where the clock and the device emitter
+  // live, and with continuity density the Verlet scheme's previous step.
+  template <typename Archive>
+  void archive_state(Archive& a) {
+    fluid_.archive_state(a);
+    a.buffer("wcsph.step_state", state_, 1);
+    if (continuity_) a.buffer("wcsph.verlet_before", verlet_before_, fluid_.n);
+  }
+
  private:
   FluidFields fluid_fields() const {
     return {fluid_.fluid_view(), fluid_.velocity.data(), fluid_.density.data(), fluid_.pressure.data()};

@@ -32,10 +32,13 @@ cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITE
 grep -E "^-- Surge:" /tmp/configure.log  # renderer ON is needed for the interop tests and bench --render
 # KEEP_GOING=1: build every target that can be built and go on (an optional part, such as the Python module,
 # may not build where a dependency is too old), saying what failed.
+# TARGETS="a b": only those targets (and what they need).
+targets=()
+for t in ${TARGETS:-}; do targets+=(--target "$t"); done
 if [ -n "${KEEP_GOING:-}" ]; then
-  cmake --build build-gpu -j16 -- -k 0 > /tmp/build.log 2>&1 || { echo "== some targets failed to build:"; grep -iE "error|FAILED" -A5 /tmp/build.log | head -40; }
+  cmake --build build-gpu -j16 "${targets[@]}" -- -k 0 > /tmp/build.log 2>&1 || { echo "== some targets failed to build:"; grep -iE "error|FAILED" -A5 /tmp/build.log | head -40; }
 else
-  cmake --build build-gpu -j16 > /tmp/build.log 2>&1 || { grep -iE "error|FAILED" -A5 /tmp/build.log | head -40; tail -15 /tmp/build.log; exit 1; }
+  cmake --build build-gpu -j16 "${targets[@]}" > /tmp/build.log 2>&1 || { grep -iE "error|FAILED" -A5 /tmp/build.log | head -40; tail -15 /tmp/build.log; exit 1; }
 fi
 if [ -n "${BUILD_ONLY:-}" ]; then exit 0; fi  # BUILD_ONLY=1: build, for a script that runs its own checks
 echo "== ctest -L gpu"

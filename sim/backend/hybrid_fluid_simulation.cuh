@@ -26,14 +26,17 @@ template <template <typename> class Solver, typename... Settings>
 std::unique_ptr<Simulation> make_hybrid_fluid_simulation(const SphSetup& setup, const HybridOptions& options,
                                                          std::size_t solver_bytes,
                                                          const Settings&... settings) {
-  const GpuInfo gpu = gpu_for(setup, solver_bytes + hybrid_extra_bytes(options));
-  if (!options.overlap)
-    return std::make_unique<SolverSimulation<HybridExecutor, Solver<HybridExecutor>>>(
-        std::forward_as_tuple(setup, settings...), std::forward_as_tuple(gpu));
-  const float skin = options.skin_ratio * setup.params.support;
-  return std::make_unique<SolverSimulation<HybridOverlapExecutor, Solver<HybridOverlapExecutor>>>(
-      std::forward_as_tuple(with_skin_grid(setup, skin), settings...),
-      std::forward_as_tuple(gpu, options, skin));
+  const DeviceDemand demand = sph_demand(setup, solver_bytes + hybrid_extra_bytes(options));
+  const GpuInfo gpu = gpu_with_room_for(demand);
+  return allocate_for(demand, [&]() -> std::unique_ptr<Simulation> {
+    if (!options.overlap)
+      return std::make_unique<SolverSimulation<HybridExecutor, Solver<HybridExecutor>>>(
+          std::forward_as_tuple(setup, settings...), std::forward_as_tuple(gpu));
+    const float skin = options.skin_ratio * setup.params.support;
+    return std::make_unique<SolverSimulation<HybridOverlapExecutor, Solver<HybridOverlapExecutor>>>(
+        std::forward_as_tuple(with_skin_grid(setup, skin), settings...),
+        std::forward_as_tuple(gpu, options, skin));
+  });
 }
 
 }  // namespace surge

@@ -25,10 +25,13 @@ std::size_t device_bytes_per_boundary_particle() {
 
 std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup, const GpuStepOptions& options) {
   const std::size_t split_bytes = options.force_pass == ForcePass::split ? 2 * sizeof(std::uint32_t) : 0;
-  const GpuInfo gpu = gpu_for(setup, split_bytes);
-  return std::make_unique<SolverSimulation<CudaExecutor, WcsphSolver<CudaExecutor>>>(
-      std::forward_as_tuple(setup, options.force_pass),
-      std::forward_as_tuple(gpu, options.index_build, options.reorder));
+  const DeviceDemand demand = sph_demand(setup, split_bytes);
+  const GpuInfo gpu = gpu_with_room_for(demand);
+  return allocate_for(demand, [&] {
+    return std::make_unique<SolverSimulation<CudaExecutor, WcsphSolver<CudaExecutor>>>(
+        std::forward_as_tuple(setup, options.force_pass),
+        std::forward_as_tuple(gpu, options.index_build, options.reorder));
+  });
 }
 
 std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup, IndexBuild index_build) {

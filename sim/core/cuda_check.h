@@ -7,12 +7,17 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/core/step_status.h"
+
 namespace surge {
 
+// Out of memory is DeviceOutOfMemory, which the backends' constructors report as what fits.
 [[noreturn]] inline void throw_cuda_error(cudaError_t error, const char* call, const char* file, int line) {
-  throw std::runtime_error(std::string("CUDA error ") + cudaGetErrorName(error) + " (" +
+  const std::string text = std::string("CUDA error ") + cudaGetErrorName(error) + " (" +
                            cudaGetErrorString(error) + ") in " + call + " at " + file + ":" +
-                           std::to_string(line));
+                           std::to_string(line);
+  if (error == cudaErrorMemoryAllocation) throw DeviceOutOfMemory(text);
+  throw std::runtime_error(text);
 }
 
 }  // namespace surge

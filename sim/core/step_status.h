@@ -49,4 +49,11 @@ class CapacityError : public std::runtime_error {
   std::size_t max_particles_;
 };
 
+// A device allocation failed for want of memory (cudaErrorMemoryAllocation): the CUDA backends turn it into
+// the CapacityError above, with the count that fits in the memory free then (sim/backend/gpu_capacity.h).
+class DeviceOutOfMemory : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace surge

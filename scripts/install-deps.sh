@@ -17,8 +17,8 @@ packages=(
   # `--video` pipes frames to ffmpeg; the CLI test encodes a short MP4.
   ffmpeg
   librsvg2-bin fonts-dejavu-core  # rsvg-convert draws the PNG of `surge validate` plots from their SVG
-  # The Python module (pybind11) and its tests (NumPy, pytest).
-  python3-dev python3-pybind11 python3-numpy python3-pytest
+  # The Python module (pybind11, the DLPack header) and its tests (NumPy, pytest).
+  python3-dev python3-pybind11 python3-numpy python3-pytest libdlpack-dev
   libassimp-dev  # reads solids' mesh files (OBJ, STL); optional: without it Surge builds, and says so when asked for a mesh
 )
 

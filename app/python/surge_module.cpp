@@ -1,14 +1,18 @@
 // The `surge` Python module (docs/python.md): a scene loaded from a file or a dict, stepped on any backend,
 // its particle arrays read in place: NumPy views of the CPU backend's own memory, and objects with
-// __cuda_array_interface__ (CuPy, PyTorch, Numba read them without a copy) on the GPU. Live parameters,
-// stage times and the transfer ledger are there as in the viewer; bench and validate run the commands and
-// return their JSON as dicts.
+// __cuda_array_interface__ (CuPy, PyTorch, Numba read them without a copy) on the GPU, and on either backend
+// DLPack tensors (torch.from_dlpack, numpy.from_dlpack, cupy.from_dlpack, JAX) of the same memory. Live
+// parameters, stage times and the transfer ledger are there as in the viewer; bench and validate run the
+// commands and return their JSON as dicts.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 #include <toml++/toml.h>
 #include <unistd.h>
+#if SURGE_HAVE_DLPACK
+#include <dlpack/dlpack.h>
+#endif
 
 #include <cstdio>
 #include <filesystem>
@@ -156,6 +160,7 @@ struct CudaArray {
 
 struct PySimulation {
   std::unique_ptr<Simulation> simulation;
+  int device = 0;  // the CUDA device of a GPU backend
   std::string backend_description;
   std::string solver;
   std::string name;
@@ -230,6 +235,98 @@ py::object field_array(py::object self_object, Field field) {
   py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
   return array;
 }
+
+#if SURGE_HAVE_DLPACK
+// ---- DLPack: one particle array as a DLPack tensor (libdlpack-dev 0.6, the protocol's unversioned
+// DLManagedTensor, which NumPy >= 1.22, PyTorch, CuPy and JAX all take). __dlpack__ hands out a capsule
+// named "dltensor" that owns a reference to the simulation, so the memory outlives the Python objects that
+// wrap it; like the arrays above it holds until the next step. DLPack 0.6 has no read-only flag: a consumer
+// may write into the simulation's memory, which the next step overwrites.
+struct DlpackArray {
+  void* data = nullptr;
+  std::vector<std::int64_t> shape, strides;  // strides in elements, as DLPack counts them
+  bool is_uint = false;
+  bool on_device = false;
+  int device = 0;
+  py::object owner;
+
+  py::tuple dlpack_device() const { return py::make_tuple(int(on_device ? kDLCUDA : kDLCPU), device); }
+
+  // The producer's side of the protocol; `stream` is accepted and not needed: the simulation has waited for
+  // its steps before the array was made, so the memory is complete on every stream.
+  py::capsule dlpack(const py::object& stream) const {
+    (void)stream;
+    struct Owned {
+      DLManagedTensor tensor{};
+      std::vector<std::int64_t> shape, strides;
+      PyObject* owner = nullptr;
+    };
+    auto* owned = new Owned{{}, shape, strides, owner.ptr()};
+    Py_INCREF(owned->owner);
+    DLTensor& t = owned->tensor.dl_tensor;
+    t.data = data;
+    t.device = {on_device ? kDLCUDA : kDLCPU, device};
+    t.ndim = int(owned->shape.size());
+    t.dtype = {std::uint8_t(is_uint ? kDLUInt : kDLFloat), 32, 1};
+    t.shape = owned->shape.data();
+    t.strides = owned->strides.data();
+    t.byte_offset = 0;
+    owned->tensor.manager_ctx = owned;
+    // The consumer calls this when it lets go, from any thread, with or without the GIL.
+    owned->tensor.deleter = [](DLManagedTensor* tensor) {
+      auto* o = static_cast<Owned*>(tensor->manager_ctx);
+      {
+        py::gil_scoped_acquire gil;
+        Py_XDECREF(o->owner);
+      }
+      delete o;
+    };
+    // A capsule nobody consumed (still named "dltensor") deletes its tensor; a consumer renames it.
+    return py::capsule(&owned->tensor, "dltensor", [](PyObject* capsule) {
+      if (!PyCapsule_IsValid(capsule, "dltensor")) return;
+      auto* tensor = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, "dltensor"));
+      if (tensor != nullptr && tensor->deleter != nullptr) tensor->deleter(tensor);
+    });
+  }
+};
+
+py::object dlpack_array(py::object self_object, Field field) {
+  PySimulation& self = self_object.cast<PySimulation&>();
+  const std::optional<ParticleArrays> arrays = self.simulation->particle_arrays();
+  if (!arrays) {
+    throw std::invalid_argument(
+        "this simulation keeps its particles in another layout (n-body bodies): read the copies "
+        "(positions, ...) instead");
+  }
+  const void* data = field == Field::position   ? arrays->position
+                     : field == Field::velocity ? arrays->velocity
+                     : field == Field::density  ? arrays->density
+                     : field == Field::pressure ? arrays->pressure
+                                                : static_cast<const void*>(arrays->id);
+  if (data == nullptr) return py::none();  // grains have no density or pressure array
+  const bool vector = field == Field::position || field == Field::velocity;
+  const auto n = std::int64_t(arrays->count);
+  DlpackArray array;
+  array.data = const_cast<void*>(data);
+  array.shape = vector ? std::vector<std::int64_t>{n, 3} : std::vector<std::int64_t>{n};
+  array.strides = vector ? std::vector<std::int64_t>{4, 1} : std::vector<std::int64_t>{1};  // Vec4f rows
+  array.is_uint = field == Field::id;
+  array.on_device = arrays->on_device;
+  array.device = self.device;
+  array.owner = self_object;
+  return py::cast(array);
+}
+
+Field parse_field(const std::string& name) {
+  if (name == "positions") return Field::position;
+  if (name == "velocities") return Field::velocity;
+  if (name == "density") return Field::density;
+  if (name == "pressure") return Field::pressure;
+  if (name == "ids") return Field::id;
+  throw std::invalid_argument("unknown array '" + name +
+                              "': expected positions, velocities, density, pressure or ids");
+}
+#endif
 
 py::dict status_dict(const StepStatus& status) {
   py::dict d;
@@ -328,6 +425,17 @@ PYBIND11_MODULE(_surge, m) {
       .def_property_readonly("shape", [](const CudaArray& a) { return py::tuple(py::cast(a.shape)); })
       .def_property_readonly("pointer", [](const CudaArray& a) { return a.pointer; });
 
+#if SURGE_HAVE_DLPACK
+  py::class_<DlpackArray>(m, "DlpackArray",
+                          "A particle array as a DLPack producer (__dlpack__, __dlpack_device__)")
+      .def("__dlpack__", &DlpackArray::dlpack, py::arg("stream") = py::none())
+      .def("__dlpack_device__", &DlpackArray::dlpack_device)
+      .def_property_readonly("shape", [](const DlpackArray& a) { return py::tuple(py::cast(a.shape)); });
+  m.attr("has_dlpack") = true;
+#else
+  m.attr("has_dlpack") = false;
+#endif
+
   py::class_<PySimulation>(m, "Simulation")
       .def(
           py::init([](const py::object& scene, const std::string& backend, long particles,
@@ -339,6 +447,7 @@ PYBIND11_MODULE(_surge, m) {
                 app::choose_backend(app::parse_backend_request(backend), loaded, options);
             auto self = std::make_unique<PySimulation>();
             self->backend_description = app::backend_line(choice);
+            self->device = choice.gpu ? choice.gpu->device : 0;
             self->simulation = std::move(choice.simulation);
             self->solver = std::string(solver_name(loaded.solver));
             self->name = loaded.name;
@@ -395,6 +504,15 @@ PYBIND11_MODULE(_surge, m) {
       .def_property_readonly("density", [](py::object self) { return field_array(self, Field::density); })
       .def_property_readonly("pressure", [](py::object self) { return field_array(self, Field::pressure); })
       .def_property_readonly("ids", [](py::object self) { return field_array(self, Field::id); })
+#if SURGE_HAVE_DLPACK
+      .def(
+          "dlpack",
+          [](py::object self, const std::string& name) { return dlpack_array(self, parse_field(name)); },
+          py::arg("array"),
+          "The array (positions, velocities, density, pressure, ids) as a DLPack tensor of the backend's "
+          "memory, "
+          "for torch.from_dlpack, numpy.from_dlpack, cupy.from_dlpack; valid until the next step")
+#endif
       .def("live_parameters",
            [](PySimulation& self) {
              py::list list;

@@ -1,5 +1,6 @@
 """The surge Python module (docs/python.md), used as a researcher would: run from ctest with PYTHONPATH at the
 build tree's python/ folder and SURGE_SOURCE_DIR at the repository."""
+import gc
 import json
 import math
 import os
@@ -119,6 +120,33 @@ def test_importing_sets_passive_waits_for_the_openmp_threads():
     assert out.strip() == "passive"
 
 
+@pytest.mark.skipif(not surge.has_dlpack, reason="built without dlpack/dlpack.h (Debian: libdlpack-dev)")
+def test_arrays_as_dlpack_tensors_are_the_simulations_memory():
+    sim = surge.Simulation(DAM_BREAK, backend="cpu", particles=1500)
+    sim.step(10)
+    tensor = sim.dlpack("positions")
+    assert tensor.__dlpack_device__() == (1, 0)  # kDLCPU, device 0
+    x = np.from_dlpack(tensor)
+    # The backend's own rows, no copy: the same address as the NumPy view, 16-byte rows of which 3 floats.
+    assert x.shape == (sim.count, 3) and x.dtype == np.float32 and x.strides == (16, 4)
+    assert x.__array_interface__["data"][0] == sim.positions.__array_interface__["data"][0]
+    assert np.array_equal(x, sim.positions)
+    ids = np.from_dlpack(sim.dlpack("ids"))
+    assert ids.dtype == np.uint32 and sorted(ids.tolist()) == list(range(sim.count))
+    assert np.array_equal(np.from_dlpack(sim.dlpack("pressure")), sim.pressure)
+    # The tensor keeps the simulation alive: with every other reference gone its memory is still there.
+    expected = x.copy()
+    del sim, tensor, ids
+    gc.collect()
+    assert np.array_equal(x, expected)
+    # A capsule nobody consumes frees what it holds (no leak, no crash), and names are checked.
+    sim = surge.Simulation(DAM_BREAK, backend="cpu", particles=1500)
+    sim.dlpack("velocities").__dlpack__()
+    gc.collect()
+    with pytest.raises(ValueError, match="unknown array 'speed'"):
+        sim.dlpack("speed")
+
+
 @pytest.mark.skipif(os.environ.get("SURGE_TEST_GPU") != "1", reason="SURGE_TEST_GPU=1 runs the GPU part")
 def test_gpu_arrays_are_read_in_place_by_cupy_and_torch_and_agree_with_the_cpu():
     cupy = pytest.importorskip("cupy")
@@ -144,5 +172,10 @@ def test_gpu_arrays_are_read_in_place_by_cupy_and_torch_and_agree_with_the_cpu()
     on_cpu = cpu.positions[np.argsort(cpu.ids)]
     spacing = gpu.parameters()["spacing_m"]
     assert float(np.abs(on_gpu - on_cpu).max()) < 0.2 * spacing
+    # DLPack, the protocol PyTorch, JAX and CuPy share: the same device memory.
+    if surge.has_dlpack:
+        xd = torch.from_dlpack(gpu.dlpack("positions"))
+        assert xd.device.type == "cuda" and xd.data_ptr() == x.pointer and xd.stride() == (4, 1)
+        assert cupy.from_dlpack(gpu.dlpack("ids")).data.ptr == gpu.ids.pointer
     speed = float(vt.norm(dim=1).max())
     assert speed == pytest.approx(float(np.linalg.norm(cpu.velocities, axis=1).max()), rel=0.05)

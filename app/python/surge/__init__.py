@@ -4,6 +4,7 @@
     sim = surge.Simulation(surge.data_file("scenes/dam_break.toml"), backend="cpu", particles=2000)
     sim.step(100)
     x = sim.positions      # (N, 3) float32, a NumPy view of the CPU backend's own memory
+    t = torch.from_dlpack(sim.dlpack("positions"))   # the same memory as a DLPack tensor
 """
 import os as _os
 
@@ -20,6 +21,7 @@ from ._surge import (  # noqa: E402
     __version__,
     bench,
     data_file,
+    has_dlpack,
     set_threads,
     validate_dam_break,
 )
@@ -33,6 +35,7 @@ __all__ = [
     "__version__",
     "bench",
     "data_file",
+    "has_dlpack",
     "set_threads",
     "validate_dam_break",
 ]

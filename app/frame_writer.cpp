@@ -4,6 +4,9 @@
 #include <chrono>
 #include <sstream>
 #include <utility>
+#include <variant>
+
+#include "app/exit_codes.h"
 
 namespace surge::app {
 namespace {
@@ -25,7 +28,17 @@ FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory
       every_time_(every_time_s, resume != nullptr ? resume->next_time_event : 0),
       pipeline_(pipeline) {
   if ((every_ <= 0 && !every_time_.enabled()) || formats.empty()) return;
-  FrameExporter exporter(directory_, name_, std::move(formats));
+  // The surface formats mesh the fluid at its particle spacing (sim/geometry/fluid_surface.h).
+  FluidSurfaceSettings surface;
+  for (const NamedValue& value : simulation_.parameters())
+    if (value.name == "spacing_m") surface.spacing = float(std::get<double>(value.value));
+  const bool meshes = std::find_if(formats.begin(), formats.end(), [](ExportFormat f) {
+                        return f == ExportFormat::surface || f == ExportFormat::obj;
+                      }) != formats.end();
+  if (meshes && !(surface.spacing > 0))
+    throw InputError(
+        "export formats surface and obj mesh a fluid's surface; this scene's particles are not a fluid");
+  FrameExporter exporter(directory_, name_, std::move(formats), surface);
   if (resume != nullptr) {
     exporter.resume(*resume);
     frames_before_ = resume->frames_written;
@@ -90,8 +103,20 @@ std::string FrameWriter::location() const {
   std::string text;
   for (ExportFormat format : formats_) {
     if (!text.empty()) text += ", ";
-    text += format == ExportFormat::vtk ? (directory_ / (name_ + ".pvd")).string() + " (VTK series)"
-                                        : (directory_ / (name_ + "_*.ply")).string() + " (PLY)";
+    switch (format) {
+      case ExportFormat::vtk:
+        text += (directory_ / (name_ + ".pvd")).string() + " (VTK series)";
+        break;
+      case ExportFormat::ply:
+        text += (directory_ / (name_ + "_*.ply")).string() + " (PLY)";
+        break;
+      case ExportFormat::surface:
+        text += (directory_ / (name_ + "_surface_*.ply")).string() + " (surface mesh, PLY)";
+        break;
+      case ExportFormat::obj:
+        text += (directory_ / (name_ + "_surface_*.obj")).string() + " (surface mesh, OBJ)";
+        break;
+    }
   }
   return text.empty() ? directory_.string() : text;
 }

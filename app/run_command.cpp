@@ -107,9 +107,10 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
   run->add_option("--out", options.out_dir, "Directory for exported frames (default: the scene's output.dir)")
       ->type_name("DIR");
   run->add_option("--export", options.formats,
-                  "Frame formats, comma-separated: vtk, ply (default: the scene's)")
+                  "Frame formats, comma-separated: vtk, ply (particles); surface, obj (the fluid's surface "
+                  "mesh as binary PLY or OBJ, docs/surfaces.md) (default: the scene's)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"vtk", "ply"}));
+      ->check(CLI::IsMember({"vtk", "ply", "surface", "obj"}));
   CLI::Option* every = run->add_option("--every", options.every,
                                        "Export a frame every K steps (default: the scene's output.every)")
                            ->transform(whole_at_least(0));

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -16,6 +17,7 @@
 #include <utility>
 
 #include "sim/io/file_output_buffer.h"
+#include "sim/io/surface_files.h"
 #include "sim/io/temporary_files.h"
 
 namespace surge {
@@ -282,12 +284,42 @@ void write_ply(const std::filesystem::path& path, const ParticleFrame& frame) {
 ExportFormat parse_export_format(const std::string& name) {
   if (name == "vtk") return ExportFormat::vtk;
   if (name == "ply") return ExportFormat::ply;
-  throw std::invalid_argument("unknown export format '" + name + "': expected vtk or ply");
+  if (name == "surface") return ExportFormat::surface;
+  if (name == "obj") return ExportFormat::obj;
+  throw std::invalid_argument("unknown export format '" + name + "': expected vtk, ply, surface or obj");
 }
 
 FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,
-                             std::vector<ExportFormat> formats)
-    : directory_(std::move(directory)), name_(std::move(name)), formats_(std::move(formats)) {}
+                             std::vector<ExportFormat> formats, FluidSurfaceSettings surface)
+    : directory_(std::move(directory)),
+      name_(std::move(name)),
+      formats_(std::move(formats)),
+      surface_(surface) {
+  for (const ExportFormat format : formats_) {
+    if ((format == ExportFormat::surface || format == ExportFormat::obj) && !(surface_.spacing > 0))
+      throw std::invalid_argument("the surface formats (surface, obj) mesh a fluid; this run has none");
+  }
+}
+
+namespace {
+
+// The file of `format` for the frame numbered `number` ("_000042").
+std::filesystem::path frame_file(const std::filesystem::path& directory, const std::string& name,
+                                 const char* number, ExportFormat format) {
+  switch (format) {
+    case ExportFormat::vtk:
+      return directory / (name + number + ".vtp");
+    case ExportFormat::ply:
+      return directory / (name + number + ".ply");
+    case ExportFormat::surface:
+      return directory / (name + "_surface" + number + ".ply");
+    case ExportFormat::obj:
+      return directory / (name + "_surface" + number + ".obj");
+  }
+  return {};
+}
+
+}  // namespace
 
 bool is_series_file(const std::string& file_name, const std::string& series_name) {
   std::string_view rest(file_name);
@@ -295,7 +327,12 @@ bool is_series_file(const std::string& file_name, const std::string& series_name
   if (rest == series_name + ".pvd") return true;
   if (!rest.starts_with(series_name + "_")) return false;
   rest.remove_prefix(series_name.size() + 1);
-  if (!rest.ends_with(".vtp") && !rest.ends_with(".ply")) return false;
+  if (rest.starts_with("surface_")) {  // the surface meshes: NAME_surface_<digits>.ply or .obj
+    rest.remove_prefix(8);
+    if (!rest.ends_with(".ply") && !rest.ends_with(".obj")) return false;
+  } else if (!rest.ends_with(".vtp") && !rest.ends_with(".ply")) {
+    return false;
+  }
   rest.remove_suffix(4);
   return !rest.empty() && rest.find_first_not_of("0123456789") == std::string_view::npos;
 }
@@ -325,8 +362,7 @@ void FrameExporter::resume(const FrameSeriesState& state) {
   for (int k = 0; k < state.frames_written; ++k) {
     char number[16];
     std::snprintf(number, sizeof number, "_%06d", k);
-    for (const ExportFormat format : formats_)
-      kept.push_back(directory_ / (name_ + number + (format == ExportFormat::vtk ? ".vtp" : ".ply")));
+    for (const ExportFormat format : formats_) kept.push_back(frame_file(directory_, name_, number, format));
   }
   for (const std::filesystem::path& file : kept) {
     if (!std::filesystem::exists(file)) {
@@ -365,19 +401,23 @@ void FrameExporter::write(const ParticleFrame& frame) {
 
   char number[16];
   std::snprintf(number, sizeof number, "_%06d", frames_written_);
-  const std::string stem = name_ + number;
 
   // The frame's files first, then the .pvd that lists it; when one fails (a full disk), the frame's files
   // already written go again, so the directory holds the frames the .pvd lists and no others.
-  const std::filesystem::path vtp = directory_ / (stem + ".vtp"), ply = directory_ / (stem + ".ply");
+  const std::filesystem::path vtp = frame_file(directory_, name_, number, ExportFormat::vtk);
   const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
   const bool vtk = std::find(formats_.begin(), formats_.end(), ExportFormat::vtk) != formats_.end();
   std::vector<std::filesystem::path> written;
   try {
+    std::optional<FluidSurface> surface;  // meshed once for both surface formats
     for (const ExportFormat format : formats_) {
-      const std::filesystem::path& file = format == ExportFormat::vtk ? vtp : ply;
+      const std::filesystem::path file = frame_file(directory_, name_, number, format);
       if (format == ExportFormat::vtk) write_vtp(file, frame);
       if (format == ExportFormat::ply) write_ply(file, frame);
+      if ((format == ExportFormat::surface || format == ExportFormat::obj) && !surface)
+        surface = extract_fluid_surface(frame.position, surface_);
+      if (format == ExportFormat::surface) write_surface_ply(file, *surface, frame.time_s, frame.step);
+      if (format == ExportFormat::obj) write_surface_obj(file, *surface, frame.time_s, frame.step);
       written.push_back(file);
     }
     if (vtk) {
@@ -391,7 +431,7 @@ void FrameExporter::write(const ParticleFrame& frame) {
     throw;
   }
   for (const ExportFormat format : formats_) {
-    files_.push_back(format == ExportFormat::vtk ? vtp : ply);
+    files_.push_back(frame_file(directory_, name_, number, format));
     if (format == ExportFormat::vtk && series_.size() == 1) files_.push_back(pvd);
   }
   ++frames_written_;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/core/particle_frame.h"
+#include "sim/geometry/fluid_surface.h"
 
 namespace surge {
 
@@ -21,8 +22,11 @@ void write_file_atomically(const std::filesystem::path& path, const std::functio
 void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame);
 void write_ply(const std::filesystem::path& path, const ParticleFrame& frame);
 
-enum class ExportFormat { vtk, ply };
-// Parses "vtk" / "ply" (as in scene files and --export); throws std::invalid_argument otherwise.
+// vtk, ply: the particles; surface, obj: the fluid's surface mesh (sim/geometry/fluid_surface.h) as binary
+// PLY (NAME_surface_000000.ply) or OBJ (NAME_surface_000000.obj).
+enum class ExportFormat { vtk, ply, surface, obj };
+// Parses "vtk" / "ply" / "surface" / "obj" (as in scene files and --export); throws std::invalid_argument
+// otherwise.
 ExportFormat parse_export_format(const std::string& name);
 
 // Whether `file_name` belongs to the frame series `series_name`: NAME.pvd, NAME_<digits>.vtp or .ply, or
@@ -46,7 +50,9 @@ struct FrameSeriesState {
 // replaces the series; files of other names are left alone).
 class FrameExporter {
  public:
-  FrameExporter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats);
+  // `surface` is how the surface formats mesh the particles (its spacing, the fluid's); they need one.
+  FrameExporter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats,
+                FluidSurfaceSettings surface = {});
   // A resumed run's exporter: the series goes on from `state` (a checkpoint's). The frames it lists stay
   // (each must still be there: std::runtime_error naming the first missing one); the series files numbered
   // after them, which the interrupted run may have written past its checkpoint, are removed; the .pvd is
@@ -63,6 +69,7 @@ class FrameExporter {
   std::filesystem::path directory_;
   std::string name_;
   std::vector<ExportFormat> formats_;
+  FluidSurfaceSettings surface_;
   int frames_written_ = 0;
   bool resumed_ = false;  // resume() has set the series up: the first write removes nothing
   std::size_t stale_files_removed_ = 0;

@@ -118,7 +118,7 @@ struct Scene : FluidSceneKeys {
 
   // [output]
   std::string output_dir;            // relative to the working directory
-  std::vector<std::string> formats;  // "vtk", "ply"
+  std::vector<std::string> formats;  // "vtk", "ply", "surface", "obj"
   int every = 0;                     // steps between exported frames; 0 = no export
   float every_time = 0;              // simulated seconds between exported frames [s]; 0 = by `every`
 

@@ -55,7 +55,7 @@ namespace {
 constexpr std::array<std::string_view, 5> kSolvers = {
     solver_name(kSolverKinds[0]), solver_name(kSolverKinds[1]), solver_name(kSolverKinds[2]),
     solver_name(kSolverKinds[3]), solver_name(kSolverKinds[4])};
-constexpr std::array<std::string_view, 2> kFormats = {"vtk", "ply"};
+constexpr std::array<std::string_view, 4> kFormats = {"vtk", "ply", "surface", "obj"};
 constexpr std::array<std::string_view, 6> kFaces = {kFaceNames[0], kFaceNames[1], kFaceNames[2],
                                                     kFaceNames[3], kFaceNames[4], kFaceNames[5]};
 // A wall layer must be at least one particle thick; beyond 4 the extra layers sit outside any kernel support.

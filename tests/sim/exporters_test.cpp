@@ -387,12 +387,13 @@ TEST(ParseExportFormat, KnowsVtkAndPly) {
 }
 
 TEST(ParseExportFormat, RejectsOthersWithAClearMessage) {
-  for (const std::string name : {"obj", "VTK", "", "vtp"}) {
+  for (const std::string name : {"stl", "VTK", "", "vtp"}) {
     try {
       parse_export_format(name);
       ADD_FAILURE() << "expected std::invalid_argument for '" << name << "'";
     } catch (const std::invalid_argument& error) {
-      EXPECT_EQ(std::string(error.what()), "unknown export format '" + name + "': expected vtk or ply");
+      EXPECT_EQ(std::string(error.what()),
+                "unknown export format '" + name + "': expected vtk, ply, surface or obj");
     }
   }
 }

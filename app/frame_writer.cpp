@@ -38,7 +38,7 @@ FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory
   if (meshes && !(surface.spacing > 0))
     throw InputError(
         "export formats surface and obj mesh a fluid's surface; this scene's particles are not a fluid");
-  FrameExporter exporter(directory_, name_, std::move(formats), surface);
+  FrameExporter exporter(directory_, name_, std::move(formats), surface, simulation_.position_w_name());
   if (resume != nullptr) {
     exporter.resume(*resume);
     frames_before_ = resume->frames_written;

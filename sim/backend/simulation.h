@@ -48,6 +48,9 @@ class Simulation {
   virtual std::size_t boundary_count() const = 0;
   // Fluid particles allocated: fluid_count() can grow to this (a viewer sizes its buffers by it).
   virtual std::size_t capacity() const { return fluid_count(); }
+  // What the particles' position.w holds, for exports that carry it as an attribute of that name: a grain's
+  // "radius" [m], a body's "mass"; empty where it is the solver's own (fluids).
+  virtual std::string position_w_name() const { return ""; }
 
   virtual void step() = 0;
   virtual StepStatus status() = 0;                  // waits for the device; small readback

@@ -46,6 +46,13 @@ class SolverSimulation : public Interface {
   std::size_t fluid_count() const override { return solver_.particle_count(); }
   std::size_t capacity() const override { return solver_.capacity(); }
   std::size_t boundary_count() const override { return solver_.static_particle_count(); }
+  std::string position_w_name() const override {
+    if constexpr (requires { Solver::kPositionW; }) {
+      return Solver::kPositionW;
+    } else {
+      return "";
+    }
+  }
 
   void step() override {
     if constexpr (kTallyEachStep) {

@@ -28,6 +28,7 @@ namespace surge {
 //   variant_name() -> std::string                     a lesson variant of the step, for backend_name()
 //   static constexpr bool kStatusOnDevice             status() reads the device (SolverSimulation then
 //                                                     tallies no figures per step)
+//   static constexpr const char* kPositionW           what position.w holds ("radius", "mass"), for exports
 template <typename S>
 concept StepSolver = requires(S& solver, const S& constant, ParticleFrame& frame, std::string_view name,
                               const ParameterValue& value, const DeviceParticleTargets& targets) {

@@ -106,6 +106,8 @@ class DemSolver {
   // The step state lives in an executor buffer and is decided there: SolverSimulation does not read it back
   // every step to tally figures.
   static constexpr bool kStatusOnDevice = true;
+  // A grain's position.w is its radius (exports carry it as "radius").
+  static constexpr const char* kPositionW = "radius";
 
   // reorder = false keeps the grains in creation order and reads neighbours through the sorted order
   // (DemCpuOptions, the memory-order lesson's switch): the same physics in another memory order.

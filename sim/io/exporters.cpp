@@ -149,7 +149,7 @@ void write_file_atomically(const std::filesystem::path& path,
   if (rename_error) fail(rename_error.value());
 }
 
-void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {
+void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame, std::string_view position_w) {
   check_frame_consistent(path, frame);
   const std::size_t n = frame.size();
 
@@ -171,6 +171,15 @@ void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {
       {"id", "UInt32", sizeof(std::uint32_t), 1, n,
        [&](std::ostream& out) { write_raw(out, frame.id.data(), n); }},
   };
+  std::vector<AppendedArray> point_data_all = point_data;
+  if (!position_w.empty()) {
+    point_data_all.push_back(
+        {std::string(position_w), "Float32", sizeof(float), 1, n, [&](std::ostream& out) {
+           std::vector<float> w(n);
+           for (std::size_t i = 0; i < n; ++i) w[i] = frame.position[i].w;
+           write_raw(out, w.data(), n);
+         }});
+  }
   const std::vector<AppendedArray> points = {
       {"Points", "Float32", sizeof(float), 3, n,
        [&](std::ostream& out) {
@@ -207,7 +216,7 @@ void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {
 
   // Offsets accumulate in the order the blocks are written below.
   const std::string field_data_tags = section(field_data, "      ", true);
-  const std::string point_data_tags = section(point_data, "        ");
+  const std::string point_data_tags = section(point_data_all, "        ");
   const std::string points_tags = section(points, "        ");
   const std::string verts_tags = section(verts, "        ");
 
@@ -232,7 +241,8 @@ void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {
 
   write_file_atomically(path, [&](std::ostream& out) {
     out << header.str();
-    for (const auto* arrays : {&field_data, &point_data, &points, &verts}) {
+    for (const std::vector<AppendedArray>* arrays :
+         {&field_data, &std::as_const(point_data_all), &points, &verts}) {
       for (const AppendedArray& array : *arrays) {
         const std::uint64_t bytes = array.bytes();
         write_raw(out, &bytes, 1);
@@ -243,7 +253,7 @@ void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame) {
   });
 }
 
-void write_ply(const std::filesystem::path& path, const ParticleFrame& frame) {
+void write_ply(const std::filesystem::path& path, const ParticleFrame& frame, std::string_view position_w) {
   check_frame_consistent(path, frame);
   const std::size_t n = frame.size();
 
@@ -255,12 +265,14 @@ void write_ply(const std::filesystem::path& path, const ParticleFrame& frame) {
         << "property float x\nproperty float y\nproperty float z\n"
         << "property float vx\nproperty float vy\nproperty float vz\n"
         << "property float density\nproperty float pressure\n"
-        << "property uint id\n"
-        << "end_header\n";
+        << "property uint id\n";
+    if (!position_w.empty()) out << "property float " << position_w << "\n";
+    out << "end_header\n";
 
     // PLY stores a vertex's properties together; pack them in chunks to keep writes large.
     constexpr std::size_t kVertexFloats = 8;
-    constexpr std::size_t kVertexBytes = kVertexFloats * sizeof(float) + sizeof(std::uint32_t);
+    const std::size_t kVertexBytes =
+        kVertexFloats * sizeof(float) + sizeof(std::uint32_t) + (position_w.empty() ? 0 : sizeof(float));
     constexpr std::size_t kChunkVertices = 4096;
     std::vector<char> chunk(kChunkVertices * kVertexBytes);
     for (std::size_t begin = 0; begin < n; begin += kChunkVertices) {
@@ -275,6 +287,10 @@ void write_ply(const std::filesystem::path& path, const ParticleFrame& frame) {
         cursor += sizeof floats;
         std::memcpy(cursor, &frame.id[i], sizeof(std::uint32_t));
         cursor += sizeof(std::uint32_t);
+        if (!position_w.empty()) {
+          std::memcpy(cursor, &x.w, sizeof(float));
+          cursor += sizeof(float);
+        }
       }
       out.write(chunk.data(), static_cast<std::streamsize>(count * kVertexBytes));
     }
@@ -290,11 +306,13 @@ ExportFormat parse_export_format(const std::string& name) {
 }
 
 FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,
-                             std::vector<ExportFormat> formats, FluidSurfaceSettings surface)
+                             std::vector<ExportFormat> formats, FluidSurfaceSettings surface,
+                             std::string position_w)
     : directory_(std::move(directory)),
       name_(std::move(name)),
       formats_(std::move(formats)),
-      surface_(surface) {
+      surface_(surface),
+      position_w_(std::move(position_w)) {
   for (const ExportFormat format : formats_) {
     if ((format == ExportFormat::surface || format == ExportFormat::obj) && !(surface_.spacing > 0))
       throw std::invalid_argument("the surface formats (surface, obj) mesh a fluid; this run has none");
@@ -412,8 +430,8 @@ void FrameExporter::write(const ParticleFrame& frame) {
     std::optional<FluidSurface> surface;  // meshed once for both surface formats
     for (const ExportFormat format : formats_) {
       const std::filesystem::path file = frame_file(directory_, name_, number, format);
-      if (format == ExportFormat::vtk) write_vtp(file, frame);
-      if (format == ExportFormat::ply) write_ply(file, frame);
+      if (format == ExportFormat::vtk) write_vtp(file, frame, position_w_);
+      if (format == ExportFormat::ply) write_ply(file, frame, position_w_);
       if ((format == ExportFormat::surface || format == ExportFormat::obj) && !surface)
         surface = extract_fluid_surface(frame.position, surface_);
       if (format == ExportFormat::surface) write_surface_ply(file, *surface, frame.time_s, frame.step);

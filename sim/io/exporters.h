@@ -7,6 +7,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/particle_frame.h"
@@ -19,8 +20,12 @@ namespace surge {
 void write_file_atomically(const std::filesystem::path& path, const std::function<void(std::ostream&)>& fill);
 
 // Attributes: position (points), velocity (3 components), density, pressure, id. Float32, little-endian.
-void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame);
-void write_ply(const std::filesystem::path& path, const ParticleFrame& frame);
+// `position_w`, when not empty, names what the positions' w holds (Simulation::position_w_name: a grain's
+// "radius", a body's "mass"), written as one more attribute of that name (in the PLY after id).
+void write_vtp(const std::filesystem::path& path, const ParticleFrame& frame,
+               std::string_view position_w = {});
+void write_ply(const std::filesystem::path& path, const ParticleFrame& frame,
+               std::string_view position_w = {});
 
 // vtk, ply: the particles; surface, obj: the fluid's surface mesh (sim/geometry/fluid_surface.h) as binary
 // PLY (NAME_surface_000000.ply) or OBJ (NAME_surface_000000.obj).
@@ -52,7 +57,7 @@ class FrameExporter {
  public:
   // `surface` is how the surface formats mesh the particles (its spacing, the fluid's); they need one.
   FrameExporter(std::filesystem::path directory, std::string name, std::vector<ExportFormat> formats,
-                FluidSurfaceSettings surface = {});
+                FluidSurfaceSettings surface = {}, std::string position_w = {});
   // A resumed run's exporter: the series goes on from `state` (a checkpoint's). The frames it lists stay
   // (each must still be there: std::runtime_error naming the first missing one); the series files numbered
   // after them, which the interrupted run may have written past its checkpoint, are removed; the .pvd is
@@ -70,6 +75,7 @@ class FrameExporter {
   std::string name_;
   std::vector<ExportFormat> formats_;
   FluidSurfaceSettings surface_;
+  std::string position_w_;  // write_vtp's and write_ply's
   int frames_written_ = 0;
   bool resumed_ = false;  // resume() has set the series up: the first write removes nothing
   std::size_t stale_files_removed_ = 0;

@@ -105,6 +105,8 @@ class NbodySolver {
 
   // SolverSimulation tallies no per-step figures where reading the status waits for the device.
   static constexpr bool kStatusOnDevice = Exec::kOnDevice;
+  // A body's position.w is its mass (exports carry it as "mass").
+  static constexpr const char* kPositionW = "mass";
 
   NbodySolver(Exec& exec, const NbodySetup& setup)
       : exec_(exec), params_(setup.params), n_(std::uint32_t(setup.size())), gravity_(params_.method, n_) {

@@ -313,6 +313,34 @@ TEST_F(ExportersTest, PlyHoldsEveryValueOfTheFrame) {
   expect_no_temporaries(dir_);
 }
 
+// Grains carry their radius and bodies their mass in position.w: exported under that name, values as held.
+TEST_F(ExportersTest, PositionWIsWrittenUnderTheNameItIsGiven) {
+  ParticleFrame frame = random_frame(300, 6);
+  for (std::size_t i = 0; i < frame.size(); ++i) frame.position[i].w = 0.001f * float(i + 1);
+  write_vtp(dir_ / "grains.vtp", frame, "radius");
+  const VtpFile vtp = parse_vtp(dir_ / "grains.vtp");
+  ASSERT_EQ(vtp.arrays.count("radius"), 1u);
+  EXPECT_EQ(vtp.arrays.at("radius").section, "PointData");
+  const auto radius = vtp.values<float>("radius");
+  ASSERT_EQ(radius.size(), frame.size());
+  for (std::size_t i = 0; i < frame.size(); ++i) EXPECT_EQ(radius[i], frame.position[i].w) << i;
+  EXPECT_EQ(vtp.values<float>("density").size(), frame.size());  // the others as before
+
+  write_ply(dir_ / "grains.ply", frame, "radius");
+  const std::string file = read_file(dir_ / "grains.ply");
+  const std::size_t body = file.find("end_header\n");
+  ASSERT_NE(body, std::string::npos);
+  EXPECT_NE(file.find("property uint id\nproperty float radius\nend_header\n"), std::string::npos);
+  const std::size_t start = body + 11;
+  constexpr std::size_t kVertexBytes = 8 * 4 + 4 + 4;
+  ASSERT_EQ(file.size() - start, frame.size() * kVertexBytes);
+  for (std::size_t i = 0; i < frame.size(); ++i) {
+    float w = 0;
+    std::memcpy(&w, file.data() + start + i * kVertexBytes + 36, sizeof w);
+    EXPECT_EQ(w, frame.position[i].w) << i;
+  }
+}
+
 TEST_F(ExportersTest, PlyWithNoParticlesIsValid) {
   const ParticleFrame frame = random_frame(0, 4);
   write_ply(dir_ / "empty.ply", frame);

@@ -159,6 +159,23 @@ class TextChecker {
            ": outside quoted strings and comments TOML allows ASCII only (keys are letters, digits, '_' "
            "and '-'; a unit belongs in a comment, after '#')");
     }
+    // A bare value (a number, a boolean, a date; or what is neither, which toml++ reports) runs to the next
+    // blank, line break, ']', '}', ',' or '#'. toml++ reads all of it as one token, so inside it a quote
+    // opens no string and a bracket opens nothing (`0{"µ` is one token to toml++ up to the µ).
+    if (bare_value_) {
+      const bool terminator = c.value == U' ' || c.value == U'\t' || c.value == U'\n' || c.value == U'\r' ||
+                              c.value == U']' || c.value == U'}' || c.value == U',' || c.value == U'#';
+      if (!terminator) {
+        line_start_ = false;
+        return advance(c);
+      }
+      bare_value_ = false;
+    } else if (in_value() && header_ == Header::none && !is_structural(c.value)) {
+      bare_value_ = true;
+      line_start_ = false;
+      element_expected_ = false;
+      return advance(c);
+    }
     // A quote opens a string only where a key or a value begins. Elsewhere toml++ is inside a bare value
     // (`0'µ`), which it reads on, asking its whitespace test about each character: a non-ASCII one after
     // such a quote is #295 again, so the quote is not taken for a string here and what follows is checked
@@ -318,6 +335,15 @@ class TextChecker {
   // Between a key's '=' and the end of its value; everything in an array is a value too.
   bool value_ = false;
   bool in_value() const { return value_ || brackets_.ends_with('['); }
+  bool bare_value_ = false;  // inside a bare value's token
+  // What begins no bare value where a value may begin: blanks and line breaks, strings, arrays and inline
+  // tables, and what ends a value or stands between values.
+  static bool is_structural(char32_t c) {
+    for (const char s : std::string_view(" \t\n\r\"'[]{},#=")) {
+      if (c == char32_t(s)) return true;
+    }
+    return false;
+  }
   enum class Header { none, after_bracket, after_blank, after_second_bracket };
   Header header_ = Header::none;
 };

@@ -20,6 +20,9 @@ packages=(
   # The Python module (pybind11, the DLPack header) and its tests (NumPy, pytest).
   python3-dev python3-pybind11 python3-numpy python3-pytest libdlpack-dev
   libassimp-dev  # reads solids' mesh files (OBJ, STL); optional: without it Surge builds, and says so when asked for a mesh
+  # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes (libclang-rt, only recommended by
+  # clang), and LLVM's OpenMP, which clang links (g++ uses libgomp). scripts/sanitize.sh needs only g++.
+  clang libclang-rt-14-dev libomp-14-dev
 )
 
 missing=()

@@ -90,6 +90,14 @@ class TextChecker {
   CodePoint peek() const {
     if (text_[at_] == '\0')
       fail("a NUL byte, which TOML does not allow anywhere (is this a binary file, or UTF-16?)");
+    // TOML allows no other control character either but tab and the line breaks, not even in strings
+    // (they are written as escapes there) or comments; toml++ 3.3.0 asserts on some where a value's
+    // digits must come (`1979-05-27T` then U+0014), so all are refused before it reads them.
+    const auto byte = std::uint8_t(text_[at_]);
+    if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7F) {
+      fail("a control character (U+" + hex(byte, 4) +
+           "), which TOML does not allow (in a string, write it as the escape \\u" + hex(byte, 4) + ")");
+    }
     const std::optional<CodePoint> c = decode(text_, at_);
     if (!c) {
       fail("invalid UTF-8 (byte 0x" + hex(std::uint8_t(text_[at_]), 2) +
@@ -102,6 +110,11 @@ class TextChecker {
     if (c.value == U'\n') {
       ++line_;
       column_ = 1;
+      // A line break inside a multi-line string is part of a value, not the start of a line of TOML.
+      if (context_ == Context::code) {
+        line_start_ = true;
+        if (brackets_.empty()) value_ = false;  // a top-level value ends with its line
+      }
     } else {
       ++column_;
     }
@@ -146,15 +159,69 @@ class TextChecker {
            ": outside quoted strings and comments TOML allows ASCII only (keys are letters, digits, '_' "
            "and '-'; a unit belongs in a comment, after '#')");
     }
+    // A bare value (a number, a boolean, a date; or what is neither, which toml++ reports) runs to the next
+    // blank, line break, ']', '}', ',' or '#'. toml++ reads all of it as one token, so inside it a quote
+    // opens no string and a bracket opens nothing (`0{"µ` is one token to toml++ up to the µ).
+    if (bare_value_) {
+      const bool terminator = c.value == U' ' || c.value == U'\t' || c.value == U'\n' || c.value == U'\r' ||
+                              c.value == U']' || c.value == U'}' || c.value == U',' || c.value == U'#';
+      if (!terminator) {
+        line_start_ = false;
+        return advance(c);
+      }
+      bare_value_ = false;
+    } else if (in_value() && header_ == Header::none && !is_structural(c.value)) {
+      bare_value_ = true;
+      line_start_ = false;
+      element_expected_ = false;
+      return advance(c);
+    }
+    // A quote opens a string only where a key or a value begins. Elsewhere toml++ is inside a bare value
+    // (`0'µ`), which it reads on, asking its whitespace test about each character: a non-ASCII one after
+    // such a quote is #295 again, so the quote is not taken for a string here and what follows is checked
+    // as code. TOML never has a quote anywhere else, so no valid text is refused for it.
+    bool opens_string = false;
+    if (c.value == U'"' || c.value == U'\'') {
+      const char before = at_ == 0 ? '\n' : text_[at_ - 1];
+      opens_string = line_start_ || before == ' ' || before == '\t' || before == '=' || before == '[' ||
+                     before == '{' || before == ',' || (before == '.' && !in_value());
+    }
+    // toml++ skips spaces and tabs after a header's '['; a '\r' there is not skipped.
+    const bool blank = c.value == U' ' || c.value == U'\t';
+    if (header_ != Header::none && in_table_header_opening(c, blank)) return advance(c);
+    if (!blank && c.value != U'\n') {
+      if (c.value == U'}' && element_expected_) {
+        // toml++ 3.3.0 hands this '}' to its value parser, which asserts (assumes) it is no terminator.
+        fail("expected a value or ']' in the array, got '}'");
+      }
+      // A comment, or the '\r' of a line break, leaves an array waiting for its next element.
+      if (c.value != U'#' && c.value != U'\r') element_expected_ = false;
+      if (c.value == U'[' && line_start_ && brackets_.empty()) {
+        if (header_ == Header::none) header_ = Header::after_bracket;
+      } else if (c.value == U'[' || c.value == U'{') {
+        brackets_ += char(c.value);
+        element_expected_ = c.value == U'[';
+        if (c.value == U'{') value_ = false;  // an inline table begins with a key
+      } else if ((c.value == U']' || c.value == U'}') && !brackets_.empty()) {
+        brackets_.pop_back();
+        value_ = true;  // the array or inline table was a value
+      } else if (c.value == U',') {
+        if (brackets_.ends_with('[')) element_expected_ = true;
+        if (brackets_.ends_with('{')) value_ = false;
+      } else if (c.value == U'=') {
+        value_ = true;
+      }
+      line_start_ = false;
+    }
     if (c.value == U'#') {
       context_ = Context::comment;
-    } else if (c.value == U'"') {
+    } else if (c.value == U'"' && opens_string) {
       if (next_is("\"\"\"")) {
         open_multiline(Context::multiline_basic);
         return;
       }
       context_ = Context::basic_string;
-    } else if (c.value == U'\'') {
+    } else if (c.value == U'\'' && opens_string) {
       if (next_is("'''")) {
         open_multiline(Context::multiline_literal);
         return;
@@ -162,6 +229,48 @@ class TextChecker {
       context_ = Context::literal_string;
     }
     advance(c);
+  }
+
+  // Between a table header's '[' (or '[[') and its name. toml++ 3.3.0 goes from there straight into its
+  // key parser, which assumes the name starts with a key character (TOML_ASSERT_ASSUME in parse_key):
+  // in a build without NDEBUG `[!x]` or a '[' alone on its line aborts on the assertion, and in a
+  // release build with clang it is __builtin_assume of a false condition, undefined behaviour.
+  // Returns true for a character that belongs to the opening (a blank, the second '['), false when the
+  // name (or what toml++ reports itself) begins.
+  bool in_table_header_opening(CodePoint c, bool blank) {
+    if (blank) {
+      if (header_ == Header::after_bracket) header_ = Header::after_blank;
+      return true;
+    }
+    if (c.value == U'[' && header_ == Header::after_bracket) {
+      header_ = Header::after_second_bracket;  // [[array.of.tables]]
+      return true;
+    }
+    const Header state = header_;
+    header_ = Header::none;
+    const bool key_start = (c.value >= U'a' && c.value <= U'z') || (c.value >= U'A' && c.value <= U'Z') ||
+                           (c.value >= U'0' && c.value <= U'9') || c.value == U'_' || c.value == U'-';
+    // A quote starts a quoted name, and toml++ reports ']' (an empty name) and '[ [' itself; a third '['
+    // goes to the key parser.
+    const bool spaced_bracket = c.value == U'[' && state == Header::after_blank;
+    if (key_start || c.value == U'"' || c.value == U'\'' || c.value == U']' || spaced_bracket) return false;
+    // Appended piece by piece, as in describe() (GCC bug 105329).
+    std::string seen;
+    if (c.value == U'\n') {
+      seen = "the end of the line";
+    } else if (c.value > U' ' && c.value < 0x7F) {
+      seen = "'";
+      seen += char(c.value);
+      seen += "'";
+    } else {
+      seen = "U+" + hex(c.value, 4);
+    }
+    std::string problem = "expected a table name after '";
+    problem += state == Header::after_second_bracket ? "[[" : "[";
+    problem += "', got ";
+    problem += seen;
+    problem += " (a name is a bare key of letters, digits, '_' and '-', or a quoted key)";
+    fail(problem);
   }
 
   // Exactly three quotes open the string: quotes after them are its text, and a run of three or more
@@ -217,6 +326,26 @@ class TextChecker {
   int line_ = 1;
   int column_ = 1;
   Context context_ = Context::code;
+  // Where table headers can start: at the start of a line (blanks aside), outside any array or inline
+  // table of a value. brackets_ holds the '[' and '{' of the values open here (a header's own brackets are
+  // not values); element_expected_ is true where an array's next element or its ']' must come.
+  bool line_start_ = true;
+  std::string brackets_;
+  bool element_expected_ = false;
+  // Between a key's '=' and the end of its value; everything in an array is a value too.
+  bool value_ = false;
+  bool in_value() const { return value_ || brackets_.ends_with('['); }
+  bool bare_value_ = false;  // inside a bare value's token
+  // What begins no bare value where a value may begin: blanks and line breaks, strings, arrays and inline
+  // tables, and what ends a value or stands between values.
+  static bool is_structural(char32_t c) {
+    for (const char s : std::string_view(" \t\n\r\"'[]{},#=")) {
+      if (c == char32_t(s)) return true;
+    }
+    return false;
+  }
+  enum class Header { none, after_bracket, after_blank, after_second_bracket };
+  Header header_ = Header::none;
 };
 
 }  // namespace

@@ -83,7 +83,8 @@ struct VtpFile {
   std::vector<T> values(const std::string& name) const {
     const std::string& bytes = arrays.at(name).bytes;
     std::vector<T> result(bytes.size() / sizeof(T));
-    std::memcpy(result.data(), bytes.data(), result.size() * sizeof(T));
+    // An empty vector's data() may be null, and memcpy from or to null is undefined even for 0 bytes.
+    if (!result.empty()) std::memcpy(result.data(), bytes.data(), result.size() * sizeof(T));
     return result;
   }
 };

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One call on the GPU machine (docs/perf/2026-12-01-reliability.md): build the GPU targets, run every GPU
+# One call on the GPU machine (record what it prints in docs/perf/): build the GPU targets, run every GPU
 # test (checkpoints, out-of-memory reporting included), probe the Python module where it crashed before,
 # run the GPU tests under compute-sanitizer (scripts/gpu-sanitize.sh) and a soak of 1M particles for 1e5
 # steps (scripts/gpu-soak.sh). Everything it prints goes to $OUT too; each part is time-boxed.

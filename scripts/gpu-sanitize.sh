@@ -3,7 +3,7 @@
 # tree: scripts/gpu-sanitize.sh [BUILD_DIR]. Each tool runs the tests that exercise every solver's kernels on
 # the device (the filter below; the whole suite under memcheck takes far longer than a device session) and
 # fails on any report: the tool's own exit code (--error-exitcode) and its ERROR SUMMARY line. Each tool's
-# full output goes to $OUT/sanitizer-TOOL.txt; docs/perf/*-sanitizers.md records a run.
+# full output goes to $OUT/sanitizer-TOOL.txt; record a run in docs/perf/.
 #   SANITIZE_FILTER   gtest filter (default: the list below)
 #   SANITIZE_TIMEOUT  seconds per tool (default 150); a tool that runs out says so and counts as failed
 set -uo pipefail

@@ -35,31 +35,8 @@ std::unique_ptr<Simulation> make_small(const Scene& scene, ExecutionMode mode, l
 }
 
 TEST(Checkpoint, EveryScenesCpuRunResumesBitForBit) {
-  std::vector<std::filesystem::path> scenes;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(SURGE_SOURCE_DIR "/scenes"))
-    if (entry.path().extension() == ".toml") scenes.push_back(entry.path());
-  std::sort(scenes.begin(), scenes.end());
-  int resumed = 0;
-  for (const auto& path : scenes) {
-    const Scene base = load_scene(path);
-    std::vector<SolverKind> solvers = {base.solver};
-    bool floating = false;
-    for (const SolidSettings& solid : base.solids) floating |= solid.motion.kind == MotionKind::floating;
-    if (base.solver == SolverKind::wcsph && !floating) {
-      solvers.push_back(SolverKind::dfsph);
-      solvers.push_back(SolverKind::pbf);
-    }
-    for (const SolverKind solver : solvers) {
-      Scene scene = base;
-      scene.solver = solver;
-      const std::string label = path.filename().string() + " (" + std::string(solver_name(solver)) + ")";
-      expect_resume_bit_exact(
-          label, [&] { return make_small(scene, ExecutionMode::cpu, 1500); }, 15, 15,
-          scratch("cpu.checkpoint"));
-      ++resumed;
-    }
-  }
-  EXPECT_GT(resumed, 20);
+  EXPECT_GT(expect_every_scene_resumes_bit_exact(ExecutionMode::cpu, 1500, 15, 15, scratch("cpu.checkpoint")),
+            20);
 }
 
 // A checkpoint of one simulation does not load into another: the first section that differs is named.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <functional>
@@ -14,7 +16,9 @@
 #include <vector>
 
 #include "sim/backend/simulation.h"
+#include "sim/backend/simulation_factory.h"
 #include "sim/io/checkpoint.h"
+#include "sim/scene/scene.h"
 
 namespace surge {
 
@@ -65,6 +69,45 @@ inline std::size_t expect_resume_bit_exact(const std::string& label,
   EXPECT_FALSE(same_bytes(at_checkpoint.position, expected.position)) << label << ": nothing moved";
   EXPECT_GT(expected.step, at_checkpoint.step) << label;
   return std::filesystem::file_size(file);
+}
+
+// The check on every scene in scenes/ under its solver, and the fluid scenes also under DFSPH and PBF (but
+// those with floating solids, which only WCSPH couples), at `particles` in `mode`; returns how many runs
+// were checked. Each run's checkpoint size is printed.
+inline int expect_every_scene_resumes_bit_exact(ExecutionMode mode, long particles, int first, int then,
+                                                const std::filesystem::path& file) {
+  std::vector<std::filesystem::path> scenes;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(SURGE_SOURCE_DIR "/scenes"))
+    if (entry.path().extension() == ".toml") scenes.push_back(entry.path());
+  std::sort(scenes.begin(), scenes.end());
+  int checked = 0;
+  for (const auto& path : scenes) {
+    const Scene base = load_scene(path);
+    std::vector<SolverKind> solvers = {base.solver};
+    bool floating = false;
+    for (const SolidSettings& solid : base.solids) floating |= solid.motion.kind == MotionKind::floating;
+    if (base.solver == SolverKind::wcsph && !floating) {
+      solvers.push_back(SolverKind::dfsph);
+      solvers.push_back(SolverKind::pbf);
+    }
+    for (const SolverKind solver : solvers) {
+      Scene scene = base;
+      scene.solver = solver;
+      const std::string label =
+          path.filename().string() + " (" + std::string(solver_name(solver)) + ", " + mode_name(mode) + ")";
+      const auto make = [&]() -> std::unique_ptr<Simulation> {
+        try {
+          return make_simulation(scene, mode, SimulationOptions{.particles_override = particles});
+        } catch (const SceneError&) {
+          return make_simulation(scene, mode);  // a scene whose size is not a particle count (an orbit)
+        }
+      };
+      const std::size_t bytes = expect_resume_bit_exact(label, make, first, then, file);
+      std::printf("%-48s checkpoint %9zu bytes\n", label.c_str(), bytes);
+      ++checked;
+    }
+  }
+  return checked;
 }
 
 }  // namespace surge

@@ -684,7 +684,7 @@ TEST_F(Cli, UnknownOptionAndBadValuesAreUsageErrors) {
   write("tiny.toml", kTinyScene);
   EXPECT_EQ(surge({"run", "tiny.toml", "--frobnicate"}).exit_code, 2);
   EXPECT_EQ(surge({"run", "tiny.toml", "--backend", "tpu"}).exit_code, 2);
-  EXPECT_EQ(surge({"run", "tiny.toml", "--export", "obj"}).exit_code, 2);
+  EXPECT_EQ(surge({"run", "tiny.toml", "--export", "stl"}).exit_code, 2);
   EXPECT_EQ(surge({"run", "tiny.toml", "--steps", "-3"}).exit_code, 2);
   EXPECT_EQ(surge({"bench", "tiny.toml", "--particles", "100,abc"}).exit_code, 2);
   const Result bad_build = surge({"bench", "tiny.toml", "--index-build", "bucket"});

@@ -169,6 +169,23 @@ struct PySimulation {
 
 enum class Field { position, velocity, density, pressure, id };
 
+// The backend's array of `field`; null where the solver keeps none (a grain's density and pressure).
+const void* field_data(const ParticleArrays& arrays, Field field) {
+  switch (field) {
+    case Field::position:
+      return arrays.position;
+    case Field::velocity:
+      return arrays.velocity;
+    case Field::density:
+      return arrays.density;
+    case Field::pressure:
+      return arrays.pressure;
+    case Field::id:
+      return arrays.id;
+  }
+  return nullptr;
+}
+
 py::object field_array(py::object self_object, Field field) {
   PySimulation& self = self_object.cast<PySimulation&>();
   const std::optional<ParticleArrays> arrays = self.simulation->particle_arrays();
@@ -178,23 +195,7 @@ py::object field_array(py::object self_object, Field field) {
   if (arrays) {
     count = arrays->count;
     on_device = arrays->on_device;
-    switch (field) {
-      case Field::position:
-        data = arrays->position;
-        break;
-      case Field::velocity:
-        data = arrays->velocity;
-        break;
-      case Field::density:
-        data = arrays->density;
-        break;
-      case Field::pressure:
-        data = arrays->pressure;
-        break;
-      case Field::id:
-        data = arrays->id;
-        break;
-    }
+    data = field_data(*arrays, field);
     if (data == nullptr) return py::none();  // grains have no density or pressure array
   } else {
     // n-body bodies are kept as (x, m) in double or float: a copy in the frame's layout instead.
@@ -298,11 +299,7 @@ py::object dlpack_array(py::object self_object, Field field) {
         "this simulation keeps its particles in another layout (n-body bodies): read the copies "
         "(positions, ...) instead");
   }
-  const void* data = field == Field::position   ? arrays->position
-                     : field == Field::velocity ? arrays->velocity
-                     : field == Field::density  ? arrays->density
-                     : field == Field::pressure ? arrays->pressure
-                                                : static_cast<const void*>(arrays->id);
+  const void* data = field_data(*arrays, field);
   if (data == nullptr) return py::none();  // grains have no density or pressure array
   const bool vector = field == Field::position || field == Field::velocity;
   const auto n = std::int64_t(arrays->count);

@@ -16,7 +16,12 @@ namespace surge {
   const std::string text = std::string("CUDA error ") + cudaGetErrorName(error) + " (" +
                            cudaGetErrorString(error) + ") in " + call + " at " + file + ":" +
                            std::to_string(line);
-  if (error == cudaErrorMemoryAllocation) throw DeviceOutOfMemory(text);
+  if (error == cudaErrorMemoryAllocation) {
+    // A failed cudaMalloc is not sticky, but it stays the runtime's last error: cleared here, so that the
+    // next launch check (cudaPeekAtLastError) does not report it again after the app has handled it.
+    (void)cudaGetLastError();
+    throw DeviceOutOfMemory(text);
+  }
   throw std::runtime_error(text);
 }
 

@@ -67,6 +67,11 @@ void copy_to_device(DeviceBuffer<T>& destination, const std::vector<T>& source, 
   const auto start = std::chrono::steady_clock::now();
   SURGE_CUDA_CHECK(
       cudaMemcpy(destination.data(), source.data(), source.size() * sizeof(T), cudaMemcpyHostToDevice));
+  // From pageable memory cudaMemcpy returns once the bytes are staged, before the DMA has landed, and the
+  // executors' streams are non-blocking (they do not wait for the legacy stream the copy went on): a
+  // kernel or read-back queued next could see the old contents. Seen under compute-sanitizer, whose
+  // slowdown let a checkpoint's restored step state be read back before its upload had landed.
+  SURGE_CUDA_CHECK(cudaStreamSynchronize(cudaStreamLegacy));
   const auto stop = std::chrono::steady_clock::now();
   ledger.record(CopyDirection::host_to_device, source.size() * sizeof(T),
                 std::chrono::duration<double, std::milli>(stop - start).count(), reason);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -102,17 +103,91 @@ std::string data_array_tag(const AppendedArray& array, std::uint64_t offset, boo
   return tag.str();
 }
 
+constexpr std::string_view kPvdHead =
+    "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
+    "  <Collection>\n";
+constexpr std::string_view kPvdTail = "  </Collection>\n</VTKFile>\n";
+constexpr std::string_view kPvdEntry = "    <DataSet ";  // how each entry's line starts
+
+std::string pvd_entry(double time_s, const std::string& file_name) {
+  std::string line(kPvdEntry);
+  line.append("timestep=\"").append(format_double(time_s)).append("\" group=\"\" part=\"0\" file=\"");
+  line.append(xml_escape(file_name)).append("\"/>\n");
+  return line;
+}
+
 void write_pvd(const std::filesystem::path& path, const std::vector<std::pair<double, std::string>>& series) {
   write_file_atomically(path, [&](std::ostream& out) {
-    out << "<?xml version=\"1.0\"?>\n"
-        << "<VTKFile type=\"Collection\" version=\"1.0\" byte_order=\"LittleEndian\">\n"
-        << "  <Collection>\n";
-    for (const auto& [time_s, file_name] : series) {
-      out << "    <DataSet timestep=\"" << format_double(time_s) << "\" group=\"\" part=\"0\" file=\""
-          << xml_escape(file_name) << "\"/>\n";
-    }
-    out << "  </Collection>\n</VTKFile>\n";
+    out << kPvdHead;
+    for (const auto& [time_s, file_name] : series) out << pvd_entry(time_s, file_name);
+    out << kPvdTail;
   });
+}
+
+// Writes the .pvd again with the first `kept` entries of the one at `path` and then `added`. The old
+// entries are streamed from the file rather than held, so an exporter's memory stays the same however
+// many frames it writes (the file is rewritten whole, atomically, to stay valid at every moment).
+void extend_pvd(const std::filesystem::path& path, int kept, const std::string& added) {
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << kPvdHead;
+    if (kept > 0) {
+      std::ifstream in(path);
+      std::string line;
+      int copied = 0;
+      while (copied < kept && std::getline(in, line)) {
+        if (!line.starts_with(kPvdEntry)) continue;
+        out << line << '\n';
+        ++copied;
+      }
+      if (copied < kept) {
+        throw std::runtime_error("cannot extend '" + path.string() + "': it lists " + std::to_string(copied) +
+                                 " frames, this run wrote " + std::to_string(kept));
+      }
+    }
+    out << added << kPvdTail;
+  });
+}
+
+std::string xml_unescape(std::string_view text) {
+  static constexpr std::pair<std::string_view, char> kEntities[] = {
+      {"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}, {"&apos;", '\''}};
+  std::string plain;
+  for (std::size_t k = 0; k < text.size();) {
+    bool replaced = false;
+    for (const auto& [entity, c] : kEntities) {
+      if (text.substr(k).starts_with(entity)) {
+        plain += c;
+        k += entity.size();
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) plain += text[k++];
+  }
+  return plain;
+}
+
+// The value of attribute `name` in one of pvd_entry's lines.
+std::string_view pvd_attribute(std::string_view line, std::string_view name) {
+  std::string key(" ");
+  key.append(name).append("=\"");
+  const std::size_t start = line.find(key);
+  if (start == std::string_view::npos) return {};
+  const std::size_t begin = start + key.size();
+  return line.substr(begin, line.find('"', begin) - begin);
+}
+
+// The entries of a .pvd this exporter wrote, (time, file name), in order.
+std::vector<std::pair<double, std::string>> read_pvd_series(const std::filesystem::path& path) {
+  std::vector<std::pair<double, std::string>> series;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.starts_with(kPvdEntry)) continue;
+    const std::string time(pvd_attribute(line, "timestep"));
+    series.emplace_back(std::strtod(time.c_str(), nullptr), xml_unescape(pvd_attribute(line, "file")));
+  }
+  return series;
 }
 
 }  // namespace
@@ -398,14 +473,35 @@ void FrameExporter::resume(const FrameSeriesState& state) {
   }
   resumed_ = true;
   frames_written_ = state.frames_written;
-  series_ = state.series;
-  files_ = kept;
-  const bool vtk = std::find(formats_.begin(), formats_.end(), ExportFormat::vtk) != formats_.end();
-  if (vtk && !series_.empty()) {
-    const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
-    write_pvd(pvd, series_);
-    files_.push_back(pvd);
+  if (writes_vtk() && !state.series.empty()) write_pvd(pvd_path(), state.series);
+}
+
+bool FrameExporter::writes_vtk() const {
+  return std::find(formats_.begin(), formats_.end(), ExportFormat::vtk) != formats_.end();
+}
+
+std::filesystem::path FrameExporter::pvd_path() const {
+  return directory_ / (name_ + ".pvd");
+}
+
+FrameSeriesState FrameExporter::state() const {
+  FrameSeriesState state;
+  state.frames_written = frames_written_;
+  if (writes_vtk() && frames_written_ > 0) state.series = read_pvd_series(pvd_path());
+  return state;
+}
+
+std::vector<std::filesystem::path> FrameExporter::files() const {
+  std::vector<std::filesystem::path> files;
+  for (int k = 0; k < frames_written_; ++k) {
+    char number[16];
+    std::snprintf(number, sizeof number, "_%06d", k);
+    for (const ExportFormat format : formats_) {
+      files.push_back(frame_file(directory_, name_, number, format));
+      if (format == ExportFormat::vtk && k == 0) files.push_back(pvd_path());
+    }
   }
+  return files;
 }
 
 void FrameExporter::write(const ParticleFrame& frame) {
@@ -423,8 +519,6 @@ void FrameExporter::write(const ParticleFrame& frame) {
   // The frame's files first, then the .pvd that lists it; when one fails (a full disk), the frame's files
   // already written go again, so the directory holds the frames the .pvd lists and no others.
   const std::filesystem::path vtp = frame_file(directory_, name_, number, ExportFormat::vtk);
-  const std::filesystem::path pvd = directory_ / (name_ + ".pvd");
-  const bool vtk = std::find(formats_.begin(), formats_.end(), ExportFormat::vtk) != formats_.end();
   std::vector<std::filesystem::path> written;
   try {
     std::optional<FluidSurface> surface;  // meshed once for both surface formats
@@ -438,19 +532,12 @@ void FrameExporter::write(const ParticleFrame& frame) {
       if (format == ExportFormat::obj) write_surface_obj(file, *surface, frame.time_s, frame.step);
       written.push_back(file);
     }
-    if (vtk) {
-      series_.emplace_back(frame.time_s, vtp.filename().string());
-      write_pvd(pvd, series_);
-    }
+    if (writes_vtk())
+      extend_pvd(pvd_path(), frames_written_, pvd_entry(frame.time_s, vtp.filename().string()));
   } catch (...) {
-    if (vtk && series_.size() > std::size_t(frames_written_)) series_.pop_back();
     std::error_code ignored;
     for (const std::filesystem::path& file : written) std::filesystem::remove(file, ignored);
     throw;
-  }
-  for (const ExportFormat format : formats_) {
-    files_.push_back(frame_file(directory_, name_, number, format));
-    if (format == ExportFormat::vtk && series_.size() == 1) files_.push_back(pvd);
   }
   ++frames_written_;
 }

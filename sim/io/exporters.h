@@ -63,12 +63,15 @@ class FrameExporter {
   // after them, which the interrupted run may have written past its checkpoint, are removed; the .pvd is
   // written again with the entries of `state`.
   void resume(const FrameSeriesState& state);
-  FrameSeriesState state() const { return {frames_written_, series_, 0}; }
+  // The series' entries are read back from the .pvd (the exporter holds none: its memory does not grow
+  // with the frame count).
+  FrameSeriesState state() const;
   void write(const ParticleFrame& frame);  // creates the directory on first use
   int frames_written() const { return frames_written_; }
   // Files of an earlier run's series removed before the first frame.
   std::size_t stale_files_removed() const { return stale_files_removed_; }
-  const std::vector<std::filesystem::path>& files() const { return files_; }
+  // Every file of the series written so far, in the order written.
+  std::vector<std::filesystem::path> files() const;
 
  private:
   std::filesystem::path directory_;
@@ -76,11 +79,11 @@ class FrameExporter {
   std::vector<ExportFormat> formats_;
   FluidSurfaceSettings surface_;
   std::string position_w_;  // write_vtp's and write_ply's
+  bool writes_vtk() const;
+  std::filesystem::path pvd_path() const;
   int frames_written_ = 0;
   bool resumed_ = false;  // resume() has set the series up: the first write removes nothing
   std::size_t stale_files_removed_ = 0;
-  std::vector<std::pair<double, std::string>> series_;  // (time, vtp file name) for the .pvd
-  std::vector<std::filesystem::path> files_;
 };
 
 }  // namespace surge

@@ -1,0 +1,126 @@
+// Archimedes, shared by the CPU test (tests/sim/moving_solids_test.cpp) and the GPU one at a finer
+// spacing (tests/gpu/moving_solids_gpu_test.cpp): two cubes of side a = 0.08 m, one of half the water's
+// density, one of 1.5 times, in a pool 0.16 m deep. The light one is let go near its equilibrium (its
+// bottom 1 cm above it); its draft is the water's level minus its bottom, averaged over the end of its
+// bobbing (t >= 0.6 s of 1 s). The level gauge (in a corner, away from the box) is calibrated on the still
+// pool: its first sample reads the initial surface, 0.16 m, and that offset (the phi = 0.5 convention's, a
+// fraction of a spacing) is taken off. The heavy one, let go 2 cm above the floor, sinks to it and stays.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "sim/backend/simulation.h"
+#include "sim/backend/simulation_factory.h"
+#include "sim/io/time_schedule.h"
+#include "sim/scene/scene.h"
+#include "sim/sph/gauge.h"
+
+namespace surge {
+
+struct ArchimedesResult {
+  double draft_ratio = 0;   // the light box's draft over a / 2
+  double heavy_bottom = 0;  // the heavy box's bottom above the floor, m, on average
+  double heavy_speed = 0;   // the heavy box's speed, m/s, on average
+  long samples = 0;
+};
+
+inline ArchimedesResult measure_archimedes(ExecutionMode mode, double spacing,
+                                           const std::string& scene_file) {
+  char spacing_text[32];
+  std::snprintf(spacing_text, sizeof spacing_text, "%.4f", spacing);
+  std::string text = R"(name = "archimedes"
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.32, 0.16, 0.3]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[fluid]
+viscosity_alpha = 0.1
+speed_of_sound = 10.0
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.32, 0.16, 0.16]
+[[solid]]
+name = "light"
+shape = "box"
+center = [0.08, 0.08, 0.17]
+size = [0.08, 0.08, 0.08]
+motion = "floating"
+density = 500.0
+[[solid]]
+name = "heavy"
+shape = "box"
+center = [0.24, 0.08, 0.06]
+size = [0.08, 0.08, 0.08]
+motion = "floating"
+density = 1500.0
+[gauges]
+every_time = 0.002
+[[gauge]]
+name = "light"
+type = "body"
+solid = "light"
+[[gauge]]
+name = "heavy"
+type = "body"
+solid = "heavy"
+[[gauge]]
+name = "level"
+type = "level"
+x = 0.16
+y = 0.02
+z0 = 0.05
+z1 = 0.29
+)";
+  ;
+  text.replace(text.find("spacing = 0.01"), 14, std::string("spacing = ") + spacing_text);
+  const Scene scene = parse_scene(text, scene_file);
+  auto sim = make_simulation(scene, mode, {});
+  EXPECT_TRUE(sim->set_gauges(gauge_probes(scene.gauges)));
+  const double a = 0.08;
+  ArchimedesResult r;
+  double level_offset = 0, draft_sum = 0;
+  bool calibrated = false;
+  TimeSchedule schedule(0.002, 1);
+  std::vector<float> v;
+  while (sim->status().time_s < 1.0) {
+    sim->step();
+    const StepStatus status = sim->status();
+    EXPECT_EQ(status.instability, Instability::none) << status.diagnosis();
+    if (status.instability != Instability::none) return r;
+    if (!schedule.take(status.time_s)) continue;
+    sim->sample_gauges(v);
+    const float* light = v.data();
+    const float* heavy = v.data() + 19;
+    const float level = v[38];
+    if (!calibrated) {
+      level_offset = level - 0.16;
+      calibrated = true;
+    }
+    if (status.time_s < 0.6) continue;
+    draft_sum += (level - level_offset) - (light[2] - 0.5 * a);
+    r.heavy_bottom += heavy[2] - 0.5 * a;
+    r.heavy_speed += std::sqrt(heavy[7] * heavy[7] + heavy[8] * heavy[8] + heavy[9] * heavy[9]);
+    ++r.samples;
+  }
+  if (r.samples == 0) return r;
+  r.draft_ratio = draft_sum / double(r.samples) / (0.5 * a);
+  r.heavy_bottom /= double(r.samples);
+  r.heavy_speed /= double(r.samples);
+  std::printf(
+      "%s, spacing %.4f m (a = %.0f spacings): light box draft %+.2f %% from a/2 (level gauge offset %.4f "
+      "m); "
+      "heavy box bottom at z = %.4f m (%.2f spacings), speed %.4f m/s on average\n",
+      mode_name(mode), spacing, a / spacing, 100 * (r.draft_ratio - 1), level_offset, r.heavy_bottom,
+      r.heavy_bottom / spacing, r.heavy_speed);
+  return r;
+}
+
+}  // namespace surge

@@ -12,14 +12,31 @@ if(NOT SURGE_PYTHON STREQUAL "OFF")
   if(Python3_FOUND)
     find_package(pybind11 CONFIG QUIET)
   endif()
-  if(Python3_FOUND AND pybind11_FOUND)
+  # pybind11 before 2.12 reads NumPy 2's array descriptors with NumPy 1's layout: a module built with it
+  # crashes the interpreter the first time an argument is tried as an array. Refused here, by name.
+  set(surge_python_problem "")
+  if(Python3_FOUND AND pybind11_FOUND AND pybind11_VERSION VERSION_LESS 2.12)
+    execute_process(COMMAND "${Python3_EXECUTABLE}" -c "import numpy; print(numpy.__version__)"
+                    OUTPUT_VARIABLE surge_numpy_version OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(surge_numpy_version VERSION_GREATER_EQUAL 2)
+      set(surge_python_problem "pybind11 ${pybind11_VERSION} (${pybind11_DIR}) is older than 2.12, which "
+                               "NumPy ${surge_numpy_version} of ${Python3_EXECUTABLE} needs")
+    endif()
+  endif()
+  if(Python3_FOUND AND pybind11_FOUND AND NOT surge_python_problem)
     set(SURGE_HAVE_PYTHON ON)
   elseif(SURGE_PYTHON STREQUAL "ON")
-    message(FATAL_ERROR "SURGE_PYTHON=ON but Python 3 development files or pybind11 were not found "
-                        "(Debian: python3-dev python3-pybind11)")
+    if(NOT surge_python_problem)
+      set(surge_python_problem "Python 3 development files or pybind11 were not found "
+                               "(Debian: python3-dev python3-pybind11)")
+    endif()
+    message(FATAL_ERROR "SURGE_PYTHON=ON but ${surge_python_problem}")
+  elseif(surge_python_problem)
+    message(STATUS "Python module left out: ${surge_python_problem} (pip install 'pybind11>=2.12', then "
+                   "-Dpybind11_DIR=$(python3 -m pybind11 --cmakedir))")
   endif()
 endif()
-message(STATUS "Python module: ${SURGE_HAVE_PYTHON}")
+message(STATUS "Python module: ${SURGE_HAVE_PYTHON} (${Python3_EXECUTABLE}, pybind11 ${pybind11_VERSION})")
 # DLPack tensors of the particle arrays (Simulation.dlpack): the protocol's header, Debian's libdlpack-dev.
 if(SURGE_HAVE_PYTHON)
   find_path(SURGE_DLPACK_INCLUDE_DIR dlpack/dlpack.h)

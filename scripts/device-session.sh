@@ -3,42 +3,87 @@
 # test (checkpoints, out-of-memory reporting included), probe the Python module where it crashed before,
 # run the GPU tests under compute-sanitizer (scripts/gpu-sanitize.sh) and a soak of 1M particles for 1e5
 # steps (scripts/gpu-soak.sh). Everything it prints goes to $OUT too; each part is time-boxed.
+#   PARTS   which parts to run (default all): build tests python sanitize soak
+# The logs are bundled into $OUT/logs.tgz at the end: the device tool brings back at most 8 files.
 set -uo pipefail
+parts=" ${PARTS:-build tests python sanitize soak} "
+want() { [[ $parts == *" $1 "* ]]; }
 out=${OUT:-$PWD/device-out}
 mkdir -p "$out"
 start=$(date +%s)
 stamp() { echo "== [$(( $(date +%s) - start )) s] $*"; }
 python3 -c "import sys, sysconfig, os; print(sys.executable, sys.version.split()[0], os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>&1 | sed 's/^/python, Python.h: /' | tee "$out/python.txt"
+if want build; then
 stamp "build"
-KEEP_GOING=1 BUILD_ONLY=1 TARGETS="surge gpu_tests surge_python" timeout 330 scripts/gpu-check.sh > "$out/build.txt" 2>&1
-echo "build exit $?"; tail -5 "$out/build.txt"
+EXTRA_CMAKE_ARGS=${EXTRA_CMAKE_ARGS:--DCMAKE_CXX_FLAGS=-g1} KEEP_GOING=1 BUILD_ONLY=1 TARGETS="surge gpu_tests surge_python" timeout 330 scripts/gpu-check.sh > "$out/build.txt" 2>&1
+echo "build exit $?"; tail -8 "$out/build.txt"
+fi
 
+if want tests; then
 stamp "gpu_tests (every GPU test)"
 OMP_WAIT_POLICY=passive timeout 150 build-gpu/tests/gpu_tests > "$out/gpu_tests.txt" 2>&1
 echo "gpu_tests exit $?"
-grep -E "^\[  (PASSED|FAILED) |tests ran|^\[  FAILED|Failure" "$out/gpu_tests.txt" | head -20
+grep -E "^\[  (PASSED|FAILED) |tests ran|^\[  FAILED|Failure|light box draft|not checked" "$out/gpu_tests.txt" | head -24
 grep -E "checkpoint +[0-9]+ bytes" "$out/gpu_tests.txt" | head -80 > "$out/checkpoint-sizes.txt"; wc -l < "$out/checkpoint-sizes.txt"
+fi
 
+if want python; then
 stamp "python module: where it crashed"
 if ls build-gpu/python/surge/_surge*.so >/dev/null 2>&1; then
   probe='import surge; print("imported", surge.__file__, flush=True); s = surge.Simulation("scenes/dam_break.toml", backend="cpu", particles=1500); print("made", s.backend, flush=True); print(s.step(5), flush=True)'
   PYTHONPATH=$PWD/build-gpu/python timeout 60 python3 -X faulthandler -c "$probe" > "$out/python-probe.txt" 2>&1
   echo "probe exit $?"; tail -25 "$out/python-probe.txt"
-  if command -v gdb >/dev/null; then
-    PYTHONPATH=$PWD/build-gpu/python timeout 90 gdb -q -batch -ex run -ex bt -ex "info sharedlibrary" --args python3 -c "$probe" > "$out/python-gdb.txt" 2>&1
-    grep -E "^#[0-9]+|signal|SIG" "$out/python-gdb.txt" | head -30
-  else
-    echo "no gdb here"; ldd build-gpu/python/surge/_surge*.so | head -20
+  # The native stack of a crash (no gdb there; cuda-gdb debugs host code too, and segv_backtrace.so prints
+  # the stack from a signal handler). It crashed when NumPy was imported before surge (2026-12-02): the
+  # variants below change one thing each, in their own interpreter.
+  cc -shared -fPIC -o /tmp/segv_backtrace.so scripts/diagnostics/segv_backtrace.c -ldl
+  native_stack() {  # the stack segv_backtrace.so printed into $1, each frame's function and line named
+    grep -q "native stack" "$1" || return 0
+    grep -A30 "native stack" "$1" | grep -E "^  #" | head -24 | while read -r n lib offset rest; do
+      echo "$n $(basename "$lib") $offset $rest :: $(addr2line -f -C -i -e "$lib" "$offset" 2>/dev/null | paste -sd' ')"
+    done
+  }
+  run_variant() {  # NAME, ENV..., then the Python code's first statement
+    local name=$1; shift
+    local code=${!#}
+    env "${@:1:$#-1}" PYTHONPATH=$PWD/build-gpu/python LD_PRELOAD=/tmp/segv_backtrace.so timeout 60 python3 \
+      -c "$code; s = surge.Simulation('scenes/dam_break.toml', backend='cpu', particles=1500); s.step(5); print('ok', s.backend, s.positions.shape)" \
+      > "$out/python-$name.txt" 2>&1
+    echo "variant $name: exit $? $(grep -E '^ok' "$out/python-$name.txt")"
+    native_stack "$out/python-$name.txt"
+  }
+  run_variant surge-first X=1 'import surge, numpy'
+  run_variant numpy-first X=1 'import numpy, surge'
+  run_variant numpy-first-no-gpu CUDA_VISIBLE_DEVICES= 'import numpy, surge'
+  run_variant numpy-first-openblas-1 OPENBLAS_NUM_THREADS=1 'import numpy, surge'
+  run_variant numpy-first-omp-1 OMP_NUM_THREADS=1 'import numpy, surge'
+  run_variant numpy-core-only X=1 'import numpy._core._multiarray_umath, surge'
+  python3 -c "import numpy; print('numpy', numpy.__version__, numpy.__file__); numpy.show_config()" 2>&1 | head -40 > "$out/numpy-config.txt"
+  grep -iE "numpy|openblas|name|version|lib" "$out/numpy-config.txt" | head -12
+  ls "$(python3 -c 'import numpy, os; print(os.path.dirname(numpy.__file__))')/../numpy.libs" 2>&1 | head
+  if command -v cuda-gdb >/dev/null; then
+    PYTHONPATH=$PWD/build-gpu/python timeout 120 cuda-gdb -q -batch -ex run -ex bt -ex "info registers rip" \
+      -ex "x/6i \$pc" --args python3 -c "import numpy, surge; s = surge.Simulation('scenes/dam_break.toml', backend='cpu', particles=1500)" \
+      > "$out/python-cuda-gdb.txt" 2>&1
+    echo "cuda-gdb exit $?"; grep -E "^#[0-9]+|signal|SIG|rip|=>" "$out/python-cuda-gdb.txt" | head -40
   fi
-  PYTHONPATH=$PWD/build-gpu/python SURGE_SOURCE_DIR=$PWD SURGE_TEST_GPU=1 timeout 90 python3 -m pytest -q -rs tests/python \
-    > "$out/pytest-gpu.txt" 2>&1
+  PYTHONPATH=$PWD/build-gpu/python SURGE_SOURCE_DIR=$PWD SURGE_TEST_GPU=1 LD_PRELOAD=/tmp/segv_backtrace.so \
+    timeout 90 python3 -m pytest -p no:faulthandler -q -rs tests/python > "$out/pytest-gpu.txt" 2>&1
   echo "pytest exit $?"; tail -6 "$out/pytest-gpu.txt"
+  native_stack "$out/pytest-gpu.txt"
 else
   echo "no Python module was built (see build.txt)"
 fi
+fi
 
-stamp "compute-sanitizer"
-SANITIZE_TIMEOUT=70 scripts/gpu-sanitize.sh build-gpu
-stamp "soak"
-timeout 200 scripts/gpu-soak.sh build-gpu 1000000 100000
+if want sanitize; then
+  stamp "compute-sanitizer"
+  SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-200} scripts/gpu-sanitize.sh build-gpu
+fi
+if want soak; then
+  stamp "soak"
+  timeout 200 scripts/gpu-soak.sh build-gpu 1000000 100000
+fi
 stamp "done"
+(cd "$out" && find . -maxdepth 1 -type f \( -name '*.txt' -o -name '*.csv' \) ! -name session.txt -print0 |
+  tar czf logs.tgz --null -T - --remove-files)

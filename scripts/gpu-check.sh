@@ -24,14 +24,23 @@ PYTHONPATH=$PWD/.deps/root/usr/lib/python3/dist-packages\${PYTHONPATH:+:\$PYTHON
 GLAD
 chmod +x .deps/bin/glad
 export PATH=$PWD/.deps/bin:$PATH
+# The Python module against the interpreter users run there (python3 on PATH, with NumPy 2, CuPy and
+# PyTorch), with pybind11 from the carried wheel: Debian's 2.10 cannot read NumPy 2's arrays.
+python_args=(-DPython3_EXECUTABLE="$(command -v python3)")
+wheel=$(ls .deps/wheels/pybind11-*.whl 2>/dev/null | tail -1)
+if [ -n "$wheel" ]; then
+  rm -rf .deps/pybind11 && python3 -m zipfile -e "$wheel" .deps/pybind11
+  python_args+=(-Dpybind11_DIR="$PWD/.deps/pybind11/pybind11/share/cmake/pybind11")
+fi
 export OUT=$out
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 
 cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-  -DGLAD_EXECUTABLE=$PWD/.deps/bin/glad -DGTest_DIR=$PWD/.deps/root/usr/lib/x86_64-linux-gnu/cmake/GTest > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
-grep -E "^-- Surge:" /tmp/configure.log  # renderer ON is needed for the interop tests and bench --render
+  "${python_args[@]}" ${EXTRA_CMAKE_ARGS:-} -DGLAD_EXECUTABLE=$PWD/.deps/bin/glad -DGTest_DIR=$PWD/.deps/root/usr/lib/x86_64-linux-gnu/cmake/GTest > /tmp/configure.log 2>&1 || { tail -30 /tmp/configure.log; exit 1; }
+grep -E "^-- (Surge:|Python module|Mesh import)" /tmp/configure.log  # renderer ON is needed for the interop tests and bench --render
 # KEEP_GOING=1: build every target that can be built and go on (an optional part, such as the Python module,
 # may not build where a dependency is too old), saying what failed.
+# EXTRA_CMAKE_ARGS: more configure arguments (e.g. -DCMAKE_CXX_FLAGS=-g1 for line tables in a crash's stack).
 # TARGETS="a b": only those targets (and what they need).
 targets=()
 for t in ${TARGETS:-}; do targets+=(--target "$t"); done

@@ -515,12 +515,15 @@ SphSetup build_setup(const Scene& scene, long particles_override, double run_byt
   }
   p.tait_stiffness = p.rest_density * p.speed_of_sound * p.speed_of_sound / p.tait_exponent;
 
-  // Continuity density is a state the run carries: it starts hydrostatic, each particle at the density of
-  // its depth below the top of its block along gravity (a box block: the water at rest in it). A sphere is a
-  // drop in free fall, with no pressure inside, and starts at rest density; so does fluid given in a frame.
-  if (p.continuity_density) {
-    const float g = std::sqrt(length_squared(scene.gravity));
-    const Vec3f up = g > 0.0f ? (-1.0f / g) * scene.gravity : Vec3f{0, 0, 1};
+  // The water at rest: each particle of a box block at its depth below the block's top along gravity, with
+  // the hydrostatic pressure rho0 g depth. A sphere is a drop in free fall, with no pressure inside; fluid
+  // given in a frame has its own state. Continuity density, a state the run carries, starts from it (at the
+  // Tait density of that pressure, so a tank starts at rest instead of ringing from an uncompressed
+  // lattice), and so does DFSPH's first pressure solve (dfsph_solver.h).
+  const float g = std::sqrt(length_squared(scene.gravity));
+  if (g > 0.0f) {
+    const Vec3f up = (-1.0f / g) * scene.gravity;
+    setup.hydrostatic_pressure.assign(n, 0.0f);
     std::size_t i = 0;
     for_each_fluid_site(scene, spacing, [&](Vec3f site, const FluidBlock& block) {
       if (block.shape == FluidBlock::Shape::box) {
@@ -528,7 +531,9 @@ SphSetup build_setup(const Scene& scene, long particles_override, double run_byt
         for (float cx : {block.min.x, block.max.x})
           for (float cy : {block.min.y, block.max.y})
             for (float cz : {block.min.z, block.max.z}) top = std::max(top, dot(up, Vec3f{cx, cy, cz}));
-        fluid.density[i] = hydrostatic_density(p, top - dot(up, site));
+        const float depth = top - dot(up, site);
+        setup.hydrostatic_pressure[i] = p.rest_density * g * std::max(depth, 0.0f);
+        if (p.continuity_density) fluid.density[i] = hydrostatic_density(p, depth);
       }
       ++i;
     });

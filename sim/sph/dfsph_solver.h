@@ -12,7 +12,8 @@
 //
 // BK17 runs the divergence solve at the end of a step, after the new neighbourhoods and densities; running it
 // at the start of the next step, right after they are computed, is the same sequence of operations.
-// Both solves are warm-started with half the pressure values of the previous step, as SPlisHSPlasH does.
+// Both solves are warm-started with half the pressure values of the previous step, as SPlisHSPlasH does; the
+// first step's density solve starts from the water's hydrostatic pressure (SphSetup::hydrostatic_pressure).
 #pragma once
 
 #include <algorithm>
@@ -44,6 +45,16 @@ class DfsphSolver : public FluidSolver<Exec> {
     exec.allocate(q_divergence_sum_, n);
     exec.allocate(acceleration_, n);
     dfsph_.jacobi_weight = jacobi_weight(setup.params);
+    // The first step's density solve starts from the water's hydrostatic pressure (SphSetup): Jacobi-like,
+    // from zero it spreads a column's pressure about one particle per iteration, so a tank at rest needs
+    // about as many iterations as it is particles deep on its first steps. The warm start applies half of
+    // the previous step's sum, so the sum starts at twice p / rho0^2.
+    if (dfsph_.hydrostatic_start && !setup.hydrostatic_pressure.empty()) {
+      std::vector<float> start = setup.hydrostatic_pressure;
+      const float scale = 2.0f / (setup.params.rest_density * setup.params.rest_density);
+      for (float& q : start) q *= scale;
+      exec.upload(q_density_sum_, start, n, "setup");
+    }
   }
 
   const DfsphParameters& settings() const { return dfsph_; }

@@ -80,7 +80,11 @@ struct SolidBodiesSetup {
 struct SphSetup {
   SphParameters params;
   GridGeometry grid;
-  ParticleFrame fluid;          // initial state; id = creation index
+  ParticleFrame fluid;  // initial state; id = creation index
+  // rho0 g depth of each initial fluid particle: its depth below the top of its box block along gravity (the
+  // water at rest in it), 0 in a sphere block (a falling drop) [Pa]. Empty without gravity and for fluid
+  // given in a frame.
+  std::vector<float> hydrostatic_pressure;
   std::vector<Vec4f> boundary;  // sorted by cell; positions [m]; w = Akinci volume V_b [m^3]
   std::vector<std::uint32_t> boundary_cell_start;  // cell index of `boundary` (cell_count + 1 entries)
   EmitterSetup emitter;                            // present when the scene has an [[emitter]]

@@ -4,6 +4,8 @@
 # run the GPU tests under compute-sanitizer (scripts/gpu-sanitize.sh) and a soak of 1M particles for 1e5
 # steps (scripts/gpu-soak.sh). Everything it prints goes to $OUT too; each part is time-boxed.
 #   PARTS   which parts to run (default all): build tests python sanitize soak
+#           (racecheck alone, which has not yet finished in a shared call: PARTS="build sanitize"
+#           SANITIZE_TOOLS=racecheck SANITIZE_TIMEOUT=480)
 # The logs are bundled into $OUT/logs.tgz at the end: the device tool brings back at most 8 files.
 set -uo pipefail
 parts=" ${PARTS:-build tests python sanitize soak} "
@@ -52,6 +54,13 @@ if ls build-gpu/python/surge/_surge*.so >/dev/null 2>&1; then
     echo "variant $name: exit $? $(grep -E '^ok' "$out/python-$name.txt")"
     native_stack "$out/python-$name.txt"
   }
+  # Which libstdc++ routines and objects the module defines itself (a copy of istream::_M_extract<double> was in
+  # the device build's stack of the crash): exported ones are what another library's libstdc++ can bind to.
+  module=$(ls build-gpu/python/surge/_surge*.so | head -1)
+  nm -C --defined-only "$module" | grep -E "std::(locale|ios_base|basic_istream|basic_ios|num_get|numpunct|ctype)" |
+    cut -c1-160 > "$out/python-module-stdlib-symbols.txt"
+  echo "module defines $(wc -l < "$out/python-module-stdlib-symbols.txt") locale/stream symbols, exports $(nm -D -C --defined-only "$module" | grep -cE "std::(locale|ios_base|basic_istream|basic_ios|num_get|numpunct|ctype)")"
+  head -12 "$out/python-module-stdlib-symbols.txt"
   run_variant surge-first X=1 'import surge, numpy'
   run_variant numpy-first X=1 'import numpy, surge'
   run_variant numpy-first-no-gpu CUDA_VISIBLE_DEVICES= 'import numpy, surge'

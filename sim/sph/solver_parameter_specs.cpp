@@ -75,13 +75,11 @@ constexpr std::array kDfsphParameters = {
     DfsphSpec{.key = "divergence_solve",
               .member = &DfsphParameters::divergence_solve,
               .description = "false skips the divergence solve (a constant-density solver only)"},
-    DfsphSpec{
-        .key = "hydrostatic_start",
-        .member = &DfsphParameters::hydrostatic_start,
-        .description =
-            "the first step's density solve starts from the water's hydrostatic pressure "
-            "(ρ₀ g depth below the top of each box block; drops start at zero): fewer iterations on the first "
-                             "steps; false (the default) starts from zero"},
+    DfsphSpec{.key = "hydrostatic_start",
+              .member = &DfsphParameters::hydrostatic_start,
+              .description = "the first step's density solve starts from the water's hydrostatic pressure "
+                             "(ρ₀ g depth below the top of each box block; drops start at zero): fewer "
+                             "iterations on the first steps; false (the default) starts from zero"},
     DfsphSpec{.key = "viscosity",
               .member = &DfsphParameters::viscosity,
               .unit = "m^2/s",

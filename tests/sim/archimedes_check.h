@@ -5,6 +5,7 @@
 // bobbing (t >= 0.6 s of 1 s). The level gauge (in a corner, away from the box) is calibrated on the still
 // pool: its first sample reads the initial surface, 0.16 m, and that offset (the phi = 0.5 convention's, a
 // fraction of a spacing) is taken off. The heavy one, let go 2 cm above the floor, sinks to it and stays.
+// run_sampling, the gauge-sampling loop, serves the other moving-solid tests too.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -21,6 +22,21 @@
 #include "sim/sph/gauge.h"
 
 namespace surge {
+
+// Runs `sim` to `end` seconds, calling sample(values, time) at every gauge sample from `from` on.
+template <typename Sample>
+inline void run_sampling(Simulation& sim, double end, double from, double every, Sample&& sample) {
+  TimeSchedule schedule(every, 1);
+  std::vector<float> values;
+  while (sim.status().time_s < end) {
+    sim.step();
+    const StepStatus status = sim.status();
+    ASSERT_EQ(status.instability, Instability::none) << status.diagnosis();
+    if (!schedule.take(status.time_s) || status.time_s < from) continue;
+    sim.sample_gauges(values);
+    sample(values, status.time_s);
+  }
+}
 
 struct ArchimedesResult {
   double draft_ratio = 0;   // the light box's draft over a / 2
@@ -88,15 +104,7 @@ z1 = 0.29
   ArchimedesResult r;
   double level_offset = 0, draft_sum = 0;
   bool calibrated = false;
-  TimeSchedule schedule(0.002, 1);
-  std::vector<float> v;
-  while (sim->status().time_s < 1.0) {
-    sim->step();
-    const StepStatus status = sim->status();
-    EXPECT_EQ(status.instability, Instability::none) << status.diagnosis();
-    if (status.instability != Instability::none) return r;
-    if (!schedule.take(status.time_s)) continue;
-    sim->sample_gauges(v);
+  run_sampling(*sim, 1.0, 0.0, 0.002, [&](const std::vector<float>& v, double t) {
     const float* light = v.data();
     const float* heavy = v.data() + 19;
     const float level = v[38];
@@ -104,12 +112,12 @@ z1 = 0.29
       level_offset = level - 0.16;
       calibrated = true;
     }
-    if (status.time_s < 0.6) continue;
+    if (t < 0.6) return;
     draft_sum += (level - level_offset) - (light[2] - 0.5 * a);
     r.heavy_bottom += heavy[2] - 0.5 * a;
     r.heavy_speed += std::sqrt(heavy[7] * heavy[7] + heavy[8] * heavy[8] + heavy[9] * heavy[9]);
     ++r.samples;
-  }
+  });
   if (r.samples == 0) return r;
   r.draft_ratio = draft_sum / double(r.samples) / (0.5 * a);
   r.heavy_bottom /= double(r.samples);

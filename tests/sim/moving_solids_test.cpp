@@ -233,21 +233,6 @@ TEST(MovingSolids, ATimeTableIsReadAndItsMistakesNameTheirCsvLine) {
   std::filesystem::remove_all(folder);
 }
 
-// Runs `sim` to `end` seconds, calling sample(values, time) at every gauge sample from `from` on.
-template <typename Sample>
-void run_sampling(Simulation& sim, double end, double from, double every, Sample&& sample) {
-  TimeSchedule schedule(every, 1);
-  std::vector<float> values;
-  while (sim.status().time_s < end) {
-    sim.step();
-    const StepStatus status = sim.status();
-    ASSERT_EQ(status.instability, Instability::none) << status.diagnosis();
-    if (!schedule.take(status.time_s) || status.time_s < from) continue;
-    sim.sample_gauges(values);
-    sample(values, status.time_s);
-  }
-}
-
 // A fixed sphere held in a tank at rest feels the water's buoyancy and no net sideways force: the force
 // gauge sums the same wall terms that hold the water up. The water it displaces is the lattice's: the fluid
 // sites setup left out for it, m g (N_without - N_with), which the gauge must read within 3 %; the sphere's

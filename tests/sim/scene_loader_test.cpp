@@ -499,13 +499,14 @@ TEST(SceneSolvers, DfsphAndPbfTablesAreReadInTheirUnits) {
   const Scene dfsph =
       parse_scene("solver = \"dfsph\"\n" + kMinimal +
                       "[dfsph]\ndensity_error = 0.05\ndivergence_error = 0.2\nmax_iterations = 50\n"
-                      "divergence_solve = false\nviscosity = 1e-5\n",
+                      "divergence_solve = false\nviscosity = 1e-5\nhydrostatic_start = true\n",
                   "t.toml");
   EXPECT_EQ(dfsph.solver, SolverKind::dfsph);
   EXPECT_FLOAT_EQ(dfsph.dfsph.density_error, 0.0005f);  // written in percent
   EXPECT_FLOAT_EQ(dfsph.dfsph.divergence_error, 0.002f);
   EXPECT_EQ(dfsph.dfsph.max_iterations, 50);
   EXPECT_FALSE(dfsph.dfsph.divergence_solve);
+  EXPECT_TRUE(dfsph.dfsph.hydrostatic_start);
   EXPECT_FLOAT_EQ(dfsph.dfsph.viscosity, 1e-5f);
   const Scene pbf =
       parse_scene("solver = \"pbf\"\n" + kMinimal + "[pbf]\niterations = 6\nvorticity = 0.01\n", "t.toml");
@@ -525,6 +526,8 @@ TEST(SceneSolvers, SettingsOfAnotherSolverAreErrors) {
                          "dfsph.density_error", "expected a number in [0.0001, 10] [%], got 0"));
   EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[dfsph]\ndivergence_solve = 1\n", 12,
                          "dfsph.divergence_solve", "expected true or false, got an integer (1)"));
+  EXPECT_TRUE(fails_with("solver = \"dfsph\"\n" + kMinimal + "[dfsph]\nhydrostatic_start = \"yes\"\n", 12,
+                         "dfsph.hydrostatic_start", "expected true or false, got a string"));
   EXPECT_TRUE(
       fails_with("solver = \"dfsph\"\n" + kMinimal + "[dfsph]\nmin_iterations = 9\nmax_iterations = 4\n", 12,
                  "dfsph.min_iterations", "expected min_iterations <= max_iterations, got 9 > 4"));

@@ -63,19 +63,13 @@ if ls build-gpu/python/surge/_surge*.so >/dev/null 2>&1; then
   head -12 "$out/python-module-stdlib-symbols.txt"
   run_variant surge-first X=1 'import surge, numpy'
   run_variant numpy-first X=1 'import numpy, surge'
-  run_variant numpy-first-no-gpu CUDA_VISIBLE_DEVICES= 'import numpy, surge'
-  run_variant numpy-first-openblas-1 OPENBLAS_NUM_THREADS=1 'import numpy, surge'
-  run_variant numpy-first-omp-1 OMP_NUM_THREADS=1 'import numpy, surge'
-  run_variant numpy-core-only X=1 'import numpy._core._multiarray_umath, surge'
-  python3 -c "import numpy; print('numpy', numpy.__version__, numpy.__file__); numpy.show_config()" 2>&1 | head -40 > "$out/numpy-config.txt"
-  grep -iE "numpy|openblas|name|version|lib" "$out/numpy-config.txt" | head -12
-  ls "$(python3 -c 'import numpy, os; print(os.path.dirname(numpy.__file__))')/../numpy.libs" 2>&1 | head
-  if command -v cuda-gdb >/dev/null; then
-    PYTHONPATH=$PWD/build-gpu/python timeout 120 cuda-gdb -q -batch -ex run -ex bt -ex "info registers rip" \
-      -ex "x/6i \$pc" --args python3 -c "import numpy, surge; s = surge.Simulation('scenes/dam_break.toml', backend='cpu', particles=1500)" \
-      > "$out/python-cuda-gdb.txt" 2>&1
-    echo "cuda-gdb exit $?"; grep -E "^#[0-9]+|signal|SIG|rip|=>" "$out/python-cuda-gdb.txt" | head -40
-  fi
+  python3 -c "import numpy; print('numpy', numpy.__version__, numpy.__file__)" 2>&1 | head -3
+  # How the module gets its C++ runtime there (the 2026-12-02 crash: a static copy whose symbols were exported;
+  # the module now exports only PyInit__surge, app/python/surge_module.map).
+  ldd "$module" | grep -E "stdc|gcc_s|gomp" | sed 's/^/module needs: /'
+  echo "module exports: $(nm -D --defined-only "$module" | awk '{print $NF}' | paste -sd' ' | cut -c1-200)"
+  ldd build-gpu/surge | grep -E "stdc" | sed "s/^/surge needs: /" || echo "surge: no libstdc++.so (linked in statically)"
+  echo "g++ finds libstdc++.so at: $(g++ -print-file-name=libstdc++.so) ($(readlink -f "$(g++ -print-file-name=libstdc++.so)"))"
   PYTHONPATH=$PWD/build-gpu/python SURGE_SOURCE_DIR=$PWD SURGE_TEST_GPU=1 LD_PRELOAD=/tmp/segv_backtrace.so \
     timeout 90 python3 -m pytest -p no:faulthandler -q -rs tests/python > "$out/pytest-gpu.txt" 2>&1
   echo "pytest exit $?"; tail -6 "$out/pytest-gpu.txt"
@@ -87,6 +81,10 @@ fi
 
 if want sanitize; then
   stamp "compute-sanitizer"
+  # The kernels that use shared memory (racecheck's subject): Surge's own, CUB's appear under cub:: names.
+  cuobjdump -res-usage build-gpu/tests/gpu_tests 2>/dev/null | awk '/Function/ {f=$2} /SHARED:[1-9]/ {print f}' |
+    c++filt | sed 's/(.*//' | sort | uniq -c | sort -rn > "$out/shared-memory-kernels.txt"
+  echo "kernels with shared memory: $(wc -l < "$out/shared-memory-kernels.txt")"; grep -v "cub::" "$out/shared-memory-kernels.txt" | head -12
   SANITIZE_TIMEOUT=${SANITIZE_TIMEOUT:-200} scripts/gpu-sanitize.sh build-gpu
 fi
 if want soak; then

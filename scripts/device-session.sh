@@ -4,8 +4,8 @@
 # run the GPU tests under compute-sanitizer (scripts/gpu-sanitize.sh) and a soak of 1M particles for 1e5
 # steps (scripts/gpu-soak.sh). Everything it prints goes to $OUT too; each part is time-boxed.
 #   PARTS   which parts to run (default all): build tests python sanitize soak
-#           (racecheck alone, which has not yet finished in a shared call: PARTS="build sanitize"
-#           SANITIZE_TOOLS=racecheck SANITIZE_TIMEOUT=480)
+#           (racecheck alone, 3-30x slower than a plain run: PARTS="build sanitize" SANITIZE_SHARDS=4
+#           SANITIZE_TOOLS=racecheck SANITIZE_TIMEOUT=300 and a SANITIZE_FILTER naming part of the tests)
 # The logs are bundled into $OUT/logs.tgz at the end: the device tool brings back at most 8 files.
 set -uo pipefail
 parts=" ${PARTS:-build tests python sanitize soak} "

@@ -30,14 +30,14 @@ grep -E "checkpoint +[0-9]+ bytes" "$out/gpu_tests.txt" | head -80 > "$out/check
 fi
 
 if want python; then
-stamp "python module: where it crashed"
+stamp "python module: NumPy imported first and after, its export table, pytest with the GPU test"
 if ls build-gpu/python/surge/_surge*.so >/dev/null 2>&1; then
   probe='import surge; print("imported", surge.__file__, flush=True); s = surge.Simulation("scenes/dam_break.toml", backend="cpu", particles=1500); print("made", s.backend, flush=True); print(s.step(5), flush=True)'
   PYTHONPATH=$PWD/build-gpu/python timeout 60 python3 -X faulthandler -c "$probe" > "$out/python-probe.txt" 2>&1
   echo "probe exit $?"; tail -25 "$out/python-probe.txt"
   # The native stack of a crash (no gdb there; cuda-gdb debugs host code too, and segv_backtrace.so prints
-  # the stack from a signal handler). It crashed when NumPy was imported before surge (2026-12-02): the
-  # variants below change one thing each, in their own interpreter.
+  # the stack from a signal handler). It crashed when NumPy was imported before surge until the module kept its
+  # static C++ runtime to itself (2026-12-02); the two import orders below check that it stays so.
   cc -shared -fPIC -o /tmp/segv_backtrace.so scripts/diagnostics/segv_backtrace.c -ldl
   native_stack() {  # the stack segv_backtrace.so printed into $1, each frame's function and line named
     grep -q "native stack" "$1" || return 0

@@ -5,13 +5,17 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "app/backend_choice.h"
 #include "app/bench_plot.h"
 #include "app/bench_report.h"
 #include "app/cli_checks.h"
 #include "app/exit_codes.h"
+#include "app/figure_report.h"
+#include "app/machine_info.h"
 #include "app/svg_rasterizer.h"
+#include "sim/core/gpu_info.h"
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
 #if SURGE_HAVE_RENDER
@@ -55,15 +59,35 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const Bench
   run.seconds = seconds;
   run.stages = simulation.stage_times();
   run.parameters = simulation.parameters();
-  // Figures after the clock stopped: some (energies) cost a gravity pass of their own.
-  run.figures = simulation.step_figures();
-  // The bus traffic of the steps themselves: the benchmark's own status readback is not part of a step.
+  run.floor_bytes = simulation.stage_floor_bytes();
+  // The bus traffic of the steps themselves: the benchmark's own status readback is not part of a step,
+  // nor are the figures' reductions below.
   for (const auto& [key, entry] : simulation.ledger().entries()) {
     if (key.second == "step status") continue;
     run.bus_bytes += entry.bytes;
     run.bus_ms += entry.ms;
   }
+  // Figures after the clock stopped: some (energies, the neighbour census) cost a pass of their own.
+  run.figures = with_neighbor_work(simulation.step_figures());
   return run;
+}
+
+// The memory bandwidth the stages of a run are measured against, measured once per bench where the run's
+// arrays live: host memory for cpu, device memory for gpu. The hybrid modes split a step between both
+// (the index on the CPU, the rest on the GPU): no single floor, 0.
+struct MemoryBandwidths {
+  std::optional<double> host, device;
+};
+double memory_bandwidth(const std::string& backend, MemoryBandwidths& measured) {
+  if (backend == "cpu") {
+    if (!measured.host) measured.host = measure_host_copy_bandwidth();
+    return *measured.host;
+  }
+  if (backend == "gpu") {
+    if (!measured.device) measured.device = measure_device_copy_bandwidth();
+    return *measured.device;
+  }
+  return 0.0;
 }
 
 // The modes asked for, in the order of kExecutionModes (cpu first, so speedups are known as rows print).
@@ -208,6 +232,7 @@ int run_bench(const BenchOptions& options) {
       std::cout << "mode " << mode_name(mode) << ": " << describe_mode(mode) << '\n';
     print_bench_header(std::cout);
   }
+  MemoryBandwidths bandwidths;
   for (const long count : counts) {
     double cpu_ms_per_step = 0.0;
     const std::size_t runs = modes.empty() ? 1 : modes.size();
@@ -227,6 +252,7 @@ int run_bench(const BenchOptions& options) {
         return kExitUnstable;
       }
       BenchRun& run = record.runs.back();
+      run.memory_bandwidth = memory_bandwidth(run.backend, bandwidths);
       if (run.backend == "cpu") cpu_ms_per_step = run.ms_per_step();
       if (!modes.empty() && cpu_ms_per_step > 0 && run.ms_per_step() > 0)
         run.speedup_over_cpu = cpu_ms_per_step / run.ms_per_step();

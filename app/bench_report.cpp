@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <iomanip>
+#include <optional>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
@@ -114,10 +116,51 @@ nlohmann::ordered_json gpu_json() {
       {"runtime_version", cuda_version_string(gpu->runtime_version)}};
 }
 
+std::optional<double> figure_value(const std::vector<NamedValue>& figures, std::string_view name) {
+  for (const NamedValue& figure : figures)
+    if (figure.name == name)
+      if (const double* value = std::get_if<double>(&figure.value)) return *value;
+  return std::nullopt;
+}
+
+nlohmann::ordered_json number_or_null(std::optional<double> value) {
+  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
+}
+
+// The work of the neighbour passes, so two runs compare at equal work (neighbor_census.h); null for
+// solvers without a census.
+nlohmann::ordered_json neighbors_json(const BenchRun& run) {
+  const std::vector<NamedValue>& f = run.figures;
+  if (!figure_value(f, "neighbors_per_particle")) return nullptr;
+  std::optional<double> passes = figure_value(f, "neighbor_passes_mean");
+  if (!passes) passes = figure_value(f, "neighbor_passes");
+  std::optional<double> pairs_per_s;
+  if (const std::optional<double> per_step = figure_value(f, "neighbor_pairs_per_step");
+      per_step && run.seconds > 0)
+    pairs_per_s = *per_step * double(run.steps) / run.seconds;
+  return {{"mean", *figure_value(f, "neighbors_per_particle")},
+          {"fluid_mean", number_or_null(figure_value(f, "fluid_neighbors_per_particle"))},
+          {"wall_mean", number_or_null(figure_value(f, "wall_neighbors_per_particle"))},
+          {"candidates_per_neighbor", number_or_null(figure_value(f, "candidates_per_neighbor"))},
+          {"pairs_per_pass", number_or_null(figure_value(f, "neighbor_pairs_per_pass"))},
+          {"passes_per_step", number_or_null(passes)},
+          {"pairs_per_s", number_or_null(pairs_per_s)}};
+}
+
 nlohmann::ordered_json run_json(const BenchRun& run) {
   nlohmann::ordered_json stages = nlohmann::ordered_json::object();
-  for (const StageShare& stage : stage_shares(run.stages)) {
+  const std::array<StageShare, kStageCount> shares = stage_shares(run.stages);
+  for (int k = 0; k < kStageCount; ++k) {
+    const StageShare& stage = shares[k];
     stages[stage.name] = {{"ms_per_step", stage.ms_per_step}, {"share", stage.share}};
+    // The memory floor where the solver models the stage's bytes: bytes per step, and the floor's time at
+    // the measured bandwidth over the measured time.
+    if (run.floor_bytes[k] > 0) {
+      stages[stage.name]["floor_bytes_per_step"] = run.floor_bytes[k];
+      stages[stage.name]["fraction_of_floor"] = run.memory_bandwidth > 0
+                                                    ? nlohmann::ordered_json(run.floor_fraction(k))
+                                                    : nlohmann::ordered_json(nullptr);
+    }
   }
   nlohmann::ordered_json json = {
       {"particles", run.fluid_particles},
@@ -131,6 +174,13 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
       {"bus_gb_per_s", run.bus_gb_per_s()},
       {"speedup_over_cpu", run.speedup_over_cpu > 0 ? nlohmann::ordered_json(run.speedup_over_cpu)
                                                     : nlohmann::ordered_json(nullptr)},
+      {"memory_bandwidth_gb_per_s", run.memory_bandwidth > 0
+                                        ? nlohmann::ordered_json(run.memory_bandwidth * 1e-9)
+                                        : nlohmann::ordered_json(nullptr)},
+      {"step_fraction_of_floor", run.step_floor_fraction() > 0
+                                     ? nlohmann::ordered_json(run.step_floor_fraction())
+                                     : nlohmann::ordered_json(nullptr)},
+      {"neighbors", neighbors_json(run)},
       {"parameters", parameters_json(run.parameters)}};
   if (!run.figures.empty()) {
     json["figures"] = figures_json(run.figures);
@@ -151,6 +201,14 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
 }
 
 }  // namespace
+
+double BenchRun::step_floor_fraction() const {
+  double bytes = 0.0;
+  for (double b : floor_bytes) bytes += b;
+  const double ms = ms_per_step();
+  if (bytes <= 0 || memory_bandwidth <= 0 || ms <= 0) return 0.0;
+  return 1e3 * bytes / memory_bandwidth / ms;
+}
 
 void print_bench_header(std::ostream& out) {
   out << std::setw(kCountWidth) << "fluid" << std::setw(kCountWidth) << "boundary" << std::setw(kBackendWidth)
@@ -191,6 +249,22 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
     for (const NamedValue& rate : rates)
       out << "  " << rate.name << ' ' << engineering(std::get<double>(rate.value));
     out << '\n';
+  }
+  if (const std::optional<double> mean = figure_value(run.figures, "neighbors_per_particle")) {
+    out << std::setw(kCountWidth) << ""
+        << "  neighbors: " << fixed(*mean, 1) << " a particle ("
+        << fixed(figure_value(run.figures, "fluid_neighbors_per_particle").value_or(0.0), 1) << " fluid + "
+        << fixed(figure_value(run.figures, "wall_neighbors_per_particle").value_or(0.0), 1) << " wall), "
+        << fixed(figure_value(run.figures, "candidates_per_neighbor").value_or(0.0), 2)
+        << " candidates tested per neighbor found\n";
+  }
+  if (run.memory_bandwidth > 0 && run.step_floor_fraction() > 0) {
+    out << std::setw(kCountWidth) << ""
+        << "  memory floor at " << fixed(run.memory_bandwidth * 1e-9, 0) << " GB/s (measured copy):";
+    for (int k = 0; k < kStageCount; ++k)
+      if (run.floor_bytes[k] > 0)
+        out << "  " << kStageNames[k] << ' ' << fixed(100.0 * run.floor_fraction(k), 1) << '%';
+    out << "  step " << fixed(100.0 * run.step_floor_fraction(), 1) << "%\n";
   }
   out << std::flush;
 }

@@ -36,6 +36,17 @@ struct BenchRun {
   double bus_ms = 0.0;                 // time those copies took
   double speedup_over_cpu = 0.0;       // the cpu mode's ms/step at this size over this one's; 0: no cpu run
   std::vector<NamedValue> figures;     // Simulation::step_figures() after the timed steps
+  StageBytes floor_bytes{};            // Simulation::stage_floor_bytes(): per step, 0 where not modelled
+  double memory_bandwidth = 0.0;       // [bytes/s] measured where the run's arrays live; 0: not measured
+
+  // A stage's floor (its bytes at the measured bandwidth) over its measured time, 0..1; 0 when either is
+  // unknown.
+  double floor_fraction(int stage) const {
+    const double ms = steps > 0 ? stages.ms[stage] / double(steps) : 0.0;
+    if (floor_bytes[stage] <= 0 || memory_bandwidth <= 0 || ms <= 0) return 0.0;
+    return 1e3 * floor_bytes[stage] / memory_bandwidth / ms;
+  }
+  double step_floor_fraction() const;
 
   double bus_bytes_per_step() const { return steps > 0 ? double(bus_bytes) / double(steps) : 0.0; }
   double bus_gb_per_s() const { return bus_ms > 0 ? double(bus_bytes) / (bus_ms * 1e6) : 0.0; }

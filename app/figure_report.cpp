@@ -1,6 +1,8 @@
 #include "app/figure_report.h"
 
 #include <iomanip>
+#include <optional>
+#include <string_view>
 #include <type_traits>
 #include <variant>
 
@@ -42,6 +44,20 @@ std::vector<NamedValue> rates_of(const std::vector<NamedValue>& figures, long st
     rates.push_back({stem + "_per_s", *per_step * double(steps) / seconds});
   }
   return rates;
+}
+
+std::vector<NamedValue> with_neighbor_work(std::vector<NamedValue> figures) {
+  auto value_of = [&](std::string_view name) -> std::optional<double> {
+    for (const NamedValue& figure : figures)
+      if (figure.name == name)
+        if (const double* value = std::get_if<double>(&figure.value)) return *value;
+    return std::nullopt;
+  };
+  const std::optional<double> pairs = value_of("neighbor_pairs_per_pass");
+  std::optional<double> passes = value_of("neighbor_passes_mean");
+  if (!passes) passes = value_of("neighbor_passes");
+  if (pairs && passes) figures.push_back({"neighbor_pairs_per_step", *pairs * *passes});
+  return figures;
 }
 
 void print_figures(std::ostream& out, const std::vector<NamedValue>& figures, int name_width) {

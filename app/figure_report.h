@@ -16,6 +16,11 @@ std::string format_figure(const NamedValue& figure);
 // Work per step turned into a rate: every figure named "X_per_step" gives "X_per_s" over the timed steps.
 std::vector<NamedValue> rates_of(const std::vector<NamedValue>& figures, long steps, double seconds);
 
+// The figures with the neighbour pairs a step visited added, where the solver reports its census
+// (neighbor_pairs_per_pass) and its neighbour passes (their mean over the timed steps where it tallies
+// them): "neighbor_pairs_per_step", which rates_of turns into pairs per second.
+std::vector<NamedValue> with_neighbor_work(std::vector<NamedValue> figures);
+
 // One indented line per figure: "  NAME  VALUE".
 void print_figures(std::ostream& out, const std::vector<NamedValue>& figures, int name_width);
 

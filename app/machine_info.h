@@ -14,4 +14,8 @@ struct MachineInfo {
 
 MachineInfo query_machine();
 
+// Host memory bandwidth as the CPU backend's threads reach it copying a 128 MiB array [bytes/s, read +
+// write]: the ceiling a CPU benchmark measures each stage's byte floor against. Best of a few copies.
+double measure_host_copy_bandwidth();
+
 }  // namespace surge::app

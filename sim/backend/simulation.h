@@ -69,6 +69,9 @@ class Simulation {
   virtual void finish_download(std::size_t slot, ParticleFrame& frame) { std::swap(frame, host_slot(slot)); }
   virtual StageTimes stage_times() = 0;  // waits; accumulated since reset_timers()
   virtual void reset_timers() = 0;
+  // The least bytes each stage of the last step had to move through memory (every array it reads or
+  // writes touched once), for a benchmark's fraction of the memory floor; all 0 where no model is written.
+  virtual StageBytes stage_floor_bytes() { return {}; }
   // What the solver runs with; some depend on the particle count (spacing, mass), so benchmarks record them.
   virtual std::vector<NamedValue> parameters() const = 0;
   // Figures of the last completed step that only some solvers have; waits for the device.

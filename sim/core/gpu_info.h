@@ -23,4 +23,9 @@ struct GpuInfo {
 // NVIDIA driver is installed, the driver is older than the build's CUDA runtime, or it finds no GPU.
 std::optional<GpuInfo> query_gpu(std::string* why_not = nullptr);
 
+// The first GPU's memory bandwidth as a device-to-device copy reaches it [bytes/s, read + write], the
+// ceiling a benchmark measures each stage's byte floor against; 0 without a GPU. Takes a few milliseconds
+// and 512 MiB of device memory, freed before it returns.
+double measure_device_copy_bandwidth();
+
 }  // namespace surge

@@ -18,4 +18,8 @@ std::optional<GpuInfo> query_gpu(std::string* why_not) {
   return std::nullopt;
 }
 
+double measure_device_copy_bandwidth() {
+  return 0.0;
+}
+
 }  // namespace surge

@@ -24,6 +24,9 @@ struct StageTimes {
   }
 };
 
+// Bytes per step for each stage, indexed like kStageNames; 0 where nothing is modelled.
+using StageBytes = std::array<double, kStageCount>;
+
 // Runs `work` and adds its wall time to `stage` (host work only: a GPU launch returns before it is done).
 template <typename Work>
 void run_timed(StageTimes& times, Stage stage, Work&& work) {

@@ -45,39 +45,55 @@ SURGE_HD Vec3f boundary_velocity(const CellIndexView& boundary, std::uint32_t b)
   return boundary.velocities != nullptr ? xyz(boundary.velocities[b]) : Vec3f{};
 }
 
-// Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
-// when it is in the index (r2 = 0). j indexes index.positions (and the arrays parallel to it).
-template <typename Visit>
-SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
-                                float support2, Visit&& visit) {
-  const int cx = grid.cell_x(x_i.x), cy = grid.cell_y(x_i.y), cz = grid.cell_z(x_i.z);
+// Calls range(begin, end) for each of the nine contiguous particle ranges [begin, end) of `index` that
+// cover the 27 cells around x (fewer at the domain's edges). The neighbour search tests every particle in
+// them.
+template <typename Range>
+SURGE_HD void for_each_cell_range(const GridGeometry& grid, const CellIndexView& index, Vec3f x,
+                                  Range&& range) {
+  const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
   const int x_first = cx > 0 ? cx - 1 : 0;
   const int x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
   for (int z = cz - 1; z <= cz + 1; ++z) {
     if (z < 0 || z >= grid.nz) continue;
     for (int y = cy - 1; y <= cy + 1; ++y) {
       if (y < 0 || y >= grid.ny) continue;
-      const std::uint32_t begin = index.cell_start[grid.key(x_first, y, z)];
-      const std::uint32_t end = index.cell_start[grid.key(x_last, y, z) + 1];
-      // Two loops rather than one with a per-candidate test: the sorted case is the hot path.
-      if (index.sorted_order == nullptr) {
-        for (std::uint32_t j = begin; j < end; ++j) {
-          const Vec4f p = index.positions[j];
-          const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
-          const float r2 = length_squared(r_ij);
-          if (r2 < support2) visit(j, r_ij, r2);
-        }
-      } else {
-        for (std::uint32_t k = begin; k < end; ++k) {
-          const std::uint32_t j = index.sorted_order[k];
-          const Vec4f p = index.positions[j];
-          const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
-          const float r2 = length_squared(r_ij);
-          if (r2 < support2) visit(j, r_ij, r2);
-        }
-      }
+      range(index.cell_start[grid.key(x_first, y, z)], index.cell_start[grid.key(x_last, y, z) + 1]);
     }
   }
+}
+
+// Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
+// when it is in the index (r2 = 0). j indexes index.positions (and the arrays parallel to it).
+template <typename Visit>
+SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
+                                float support2, Visit&& visit) {
+  for_each_cell_range(grid, index, x_i, [&](std::uint32_t begin, std::uint32_t end) {
+    // Two loops rather than one with a per-candidate test: the sorted case is the hot path.
+    if (index.sorted_order == nullptr) {
+      for (std::uint32_t j = begin; j < end; ++j) {
+        const Vec4f p = index.positions[j];
+        const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
+        const float r2 = length_squared(r_ij);
+        if (r2 < support2) visit(j, r_ij, r2);
+      }
+    } else {
+      for (std::uint32_t k = begin; k < end; ++k) {
+        const std::uint32_t j = index.sorted_order[k];
+        const Vec4f p = index.positions[j];
+        const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
+        const float r2 = length_squared(r_ij);
+        if (r2 < support2) visit(j, r_ij, r2);
+      }
+    }
+  });
+}
+
+// The candidates a cell search around x tests: every particle of the nine ranges.
+SURGE_HD std::uint32_t cell_candidates(const GridGeometry& grid, const CellIndexView& index, Vec3f x) {
+  std::uint32_t count = 0;
+  for_each_cell_range(grid, index, x, [&](std::uint32_t begin, std::uint32_t end) { count += end - begin; });
+  return count;
 }
 
 // The same for fluid particle i at x_i, through the neighbour lists of `index` when it has them. The lists

@@ -77,6 +77,9 @@ class DfsphSolver : public FluidSolver<Exec> {
   struct Figures {
     int density_iterations = 0;
     int divergence_iterations = 0;
+    // Passes over the fluid that visit every particle's neighbours (density and factor, the non-pressure
+    // forces, each solve's pressure and error passes): the work a step did, at the census' pairs per pass.
+    int neighbor_passes = 0;
     double density_error = 0;     // average density excess reached, fraction of rho0
     double divergence_error = 0;  // average D rho/Dt * dt reached, fraction of rho0
     std::vector<double>
@@ -87,7 +90,8 @@ class DfsphSolver : public FluidSolver<Exec> {
     return {{"density_iterations", double(figures_.density_iterations)},
             {"density_error_percent", 100.0 * figures_.density_error},
             {"divergence_iterations", double(figures_.divergence_iterations)},
-            {"divergence_error_percent", 100.0 * figures_.divergence_error}};
+            {"divergence_error_percent", 100.0 * figures_.divergence_error},
+            {"neighbor_passes", double(figures_.neighbor_passes)}};
   }
 
   template <typename Kernel>
@@ -99,6 +103,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     s.emit(q_density_sum_, q_divergence_sum_);  // a new particle has no pressure to warm-start from
     exec.end();
     if (s.n == 0) return;
+    figures_.neighbor_passes = 0;
 
     exec.begin(Stage::index);
     s.sort_by_cell(q_density_sum_, q_divergence_sum_);
@@ -141,6 +146,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
     float* density = s.density.data();
     DfsphFactor* factor = factor_.data();
+    ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
       const DfsphFactor f = dfsph_factor(kernel, p, grid, fluid, boundary, i);
       factor[i] = f;
@@ -168,6 +174,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     Vec4f* velocity = s.velocity.data();
     Vec4f* acceleration = acceleration_.data();
     // Two passes: the viscosity of particle i reads its neighbours' velocities before any of them change.
+    ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
       const Vec3f a =
           non_pressure_acceleration(kernel, p, viscosity, grid, fluid, velocity, density, i) +
@@ -233,6 +240,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     float* excess = excess_.data();
     float* q = q_.data();
     const float weight = dfsph_.jacobi_weight;
+    ++figures_.neighbor_passes;
     if (solve == Solve::divergence) {
       const float surface_count = dfsph_.surface_neighbor_count;
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
@@ -294,6 +302,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     const float* q = q_.data();
     float* q_sum = q_sum_buffer.data();
     Vec4f* velocity = s.velocity.data();
+    ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
       const Vec3f dv = pressure_velocity_change(kernel, p, grid, fluid, q, boundary, i, dt);
       velocity[i].x += dv.x;

@@ -65,11 +65,15 @@ class PbfSolver : public FluidSolver<Exec> {
   struct Figures {
     int iterations = 0;
     double density_error = 0;  // average max(rho/rho0 - 1, 0) after the iterations
+    // Passes over the fluid that visit every particle's fluid and wall neighbours (lambda, position
+    // correction, the velocity filters): the work a step did, at the census' pairs per pass.
+    int neighbor_passes = 0;
   };
   const Figures& figures() const { return figures_; }
   std::vector<NamedValue> named_figures() const {
     return {{"iterations", double(figures_.iterations)},
-            {"density_error_percent", 100.0 * figures_.density_error}};
+            {"density_error_percent", 100.0 * figures_.density_error},
+            {"neighbor_passes", double(figures_.neighbor_passes)}};
   }
 
   template <typename Kernel>
@@ -81,6 +85,7 @@ class PbfSolver : public FluidSolver<Exec> {
     s.emit();
     exec.end();
     if (s.n == 0) return;
+    figures_.neighbor_passes = 0;
 
     exec.begin(Stage::other);
     const float dt = incompressible_time_step(s.params, s.status.max_speed);
@@ -154,6 +159,7 @@ class PbfSolver : public FluidSolver<Exec> {
     float* lambda = lambda_.data();
     float* constraint = constraint_.data();
     float* density = s.density.data();
+    ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
       const PbfLambda l = pbf_lambda(kernel, p, pbf, grid, fluid, boundary, i);
       lambda[i] = l.lambda;
@@ -179,6 +185,7 @@ class PbfSolver : public FluidSolver<Exec> {
     const float* lambda = lambda_.data();
     float* lambda_sum = lambda_sum_.data();
     Vec4f* next = next_position_.data();
+    ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
       const Vec3f dx = pbf_position_correction(kernel, p, pbf, grid, fluid, lambda, boundary, i);
       const Vec4f x = fluid.positions[i];
@@ -218,6 +225,8 @@ class PbfSolver : public FluidSolver<Exec> {
                      (position[i].y - previous[i].y) * inverse_dt,
                      (position[i].z - previous[i].z) * inverse_dt, 0.0f};
     });
+    // The velocity filters visit fluid neighbours only (no walls): each counts as a pass all the same.
+    ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
       const PbfVelocityFilter filter = pbf_velocity_filter(kernel, p, pbf, grid, fluid, velocity, i);
       const Vec4f v = velocity[i];
@@ -225,6 +234,7 @@ class PbfSolver : public FluidSolver<Exec> {
       vorticity[i] = filter.vorticity;
     });
     if (pbf.vorticity > 0.0f) {
+      ++figures_.neighbor_passes;
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
         const Vec3f a = pbf_vorticity_acceleration(kernel, p, pbf, grid, fluid, vorticity, i);
         next[i].x += dt * a.x;

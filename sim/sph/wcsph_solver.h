@@ -231,7 +231,30 @@ class WcsphSolver : public FluidSolver<Exec> {
   bool set_parameter(std::string_view name, const ParameterValue& value) {
     return set_live_parameter(fluid_.params, name, value);
   }
-  std::vector<NamedValue> named_figures() const { return {}; }
+  // Passes over the fluid that visit the neighbours: density and forces (the split force pass visits the
+  // same pairs in two kernels), or with continuity density the one rates pass.
+  std::vector<NamedValue> named_figures() const { return {{"neighbor_passes", continuity_ ? 1.0 : 2.0}}; }
+  // The memory floor of a step (Simulation::stage_floor_bytes): the bytes each stage moves if every array
+  // it reads or writes is touched once and the neighbours' reads hit the cache. Per fluid particle:
+  //   index        read x, write key and slot (24); per 8-bit pass of the radix sort read and write key and
+  //                slot (16); the gather of x, v, id and the carried arrays, read and written (72, +40 with
+  //                continuity density's rho and Verlet state); 4 B per cell start
+  //   density      read x, write rho and p (24); with continuity density read rho, write p (8)
+  //   forces       read x, v, rho, p, write acceleration and XSPH (64); continuity adds D rho/Dt (68)
+  //   integration  read acceleration, XSPH, x, v, write x, v (88); the Verlet scheme also reads and
+  //                writes rho and its previous state (132)
+  // and every wall particle read once per neighbour pass (16 B). docs/perf/README.md uses it.
+  StageBytes stage_floor_bytes() const {
+    const double n = double(fluid_.n), walls = double(this->static_count_);
+    const double radix_passes = double((fluid_.grid.key_bits() + 7) / 8);
+    StageBytes bytes{};
+    bytes[int(Stage::index)] = n * (24.0 + 16.0 * radix_passes + (continuity_ ? 112.0 : 72.0)) +
+                               4.0 * double(fluid_.grid.cell_count());
+    bytes[int(Stage::density)] = continuity_ ? 8.0 * n : 24.0 * n + 16.0 * walls;
+    bytes[int(Stage::forces)] = (continuity_ ? 68.0 : 64.0) * n + 16.0 * walls;
+    bytes[int(Stage::integration)] = (continuity_ ? 132.0 : 88.0) * n;
+    return bytes;
+  }
   std::string variant_name() const { return force_pass_ == ForcePass::split ? "split force pass" : ""; }
   bool continuity_density() const { return continuity_; }
 

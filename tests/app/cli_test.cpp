@@ -390,11 +390,42 @@ TEST_F(Cli, BenchPrintsATableAndWritesJson) {
     EXPECT_EQ(parameters["gravity_m_per_s2"].size(), 3u);
     EXPECT_EQ(parameters["domain_min_m"].size(), 3u);
     EXPECT_EQ(parameters["domain_max_m"].size(), 3u);
+    EXPECT_EQ(parameters["kernel"], "cubic_spline");
+    // The work at which runs compare (docs/perf/README.md): the dam break's cubic spline at support 2
+    // spacings has at most 4/3 pi 2^3 = 33.5 neighbours inside the fluid and fewer at the free surface; the
+    // walls add some near the floor and the sides.
+    const nlohmann::json& neighbors = run["neighbors"];
+    ASSERT_TRUE(neighbors.is_object()) << run.dump();
+    EXPECT_GT(neighbors["fluid_mean"].get<double>(), 15.0);
+    EXPECT_LT(neighbors["fluid_mean"].get<double>(), 34.0);
+    EXPECT_GT(neighbors["wall_mean"].get<double>(), 1.0);
+    EXPECT_NEAR(neighbors["mean"].get<double>(),
+                neighbors["fluid_mean"].get<double>() + neighbors["wall_mean"].get<double>(), 1e-9);
+    EXPECT_NEAR(neighbors["pairs_per_pass"].get<double>(),
+                neighbors["mean"].get<double>() * double(particles),
+                1e-6 * neighbors["pairs_per_pass"].get<double>());
+    EXPECT_GT(neighbors["candidates_per_neighbor"].get<double>(), 2.0);
+    EXPECT_EQ(neighbors["passes_per_step"], 2.0) << "summation density: density and forces";
+    const double seconds = 5 * run["ms_per_step"].get<double>() * 1e-3;
+    EXPECT_NEAR(neighbors["pairs_per_s"].get<double>(),
+                2.0 * neighbors["pairs_per_pass"].get<double>() * 5 / seconds,
+                1e-6 * neighbors["pairs_per_s"].get<double>());
+    // The memory floor: bandwidth measured, WCSPH's four modelled stages with bytes and a fraction.
+    EXPECT_GT(run["memory_bandwidth_gb_per_s"].get<double>(), 0.1);
+    for (const char* stage : {"index", "density", "forces", "integration"}) {
+      EXPECT_GT(run["stages"][stage]["floor_bytes_per_step"].get<double>(), 8.0 * double(particles)) << stage;
+      EXPECT_GT(run["stages"][stage]["fraction_of_floor"].get<double>(), 0.0) << stage;
+    }
+    EXPECT_FALSE(run["stages"]["other"].contains("floor_bytes_per_step"));
+    EXPECT_GT(run["step_fraction_of_floor"].get<double>(), 0.0);
     // The table shows the same run.
     EXPECT_TRUE(contains(r.out, with_thousands(particles)));
   }
   EXPECT_TRUE(contains(r.out, "particle-steps/s"));
   EXPECT_TRUE(contains(r.out, "forces ms (%)"));
+  EXPECT_TRUE(contains(r.out, "candidates tested per neighbor found")) << r.out;
+  EXPECT_TRUE(contains(r.out, "memory floor at")) << r.out;
+  EXPECT_TRUE(contains(r.out, "neighbor_pairs_per_s")) << r.out;
 }
 
 // A rerun into the directory of an earlier, longer run of the same scene: the new .pvd must not stand
@@ -718,6 +749,11 @@ TEST_F(Cli, SolverOptionRunsTheIncompressibleSolvers) {
         {"bench", "tiny.toml", "--backend", "cpu", "--solver", solver, "--steps", "2", "--warmup", "0"});
     EXPECT_EQ(bench.exit_code, 0) << solver << ": " << bench.err;
     EXPECT_NE(bench.out.find("per step:"), std::string::npos) << bench.out;
+    // The iterative solvers count their neighbour passes each step (iterations vary), so pairs per second
+    // follow from the census; they have no byte model, so no memory floor line.
+    EXPECT_NE(bench.out.find("neighbor_passes"), std::string::npos) << bench.out;
+    EXPECT_NE(bench.out.find("neighbor_pairs_per_s"), std::string::npos) << bench.out;
+    EXPECT_EQ(bench.out.find("memory floor"), std::string::npos) << bench.out;
   }
   const Result bad = surge({"run", "tiny.toml", "--solver", "sph"});
   EXPECT_EQ(bad.exit_code, 2);

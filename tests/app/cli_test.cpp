@@ -489,6 +489,13 @@ TEST_F(Cli, OutOfRangeValueIsRejected) {
   expect_rejected(scene, line_of(scene, "end = -1.0"), "time.end");
 }
 
+TEST_F(Cli, BadRenderValueIsRejected) {
+  const std::string scene = kTinyScene + "[render]\nstyle = \"surface\"\nabsorption = -1\n";
+  expect_rejected(scene, line_of(scene, "absorption = -1"), "render.absorption");
+  const std::string style = kTinyScene + "[render]\nstyle = \"glass\"\n";
+  expect_rejected(style, line_of(style, "style = \"glass\""), "render.style");
+}
+
 TEST_F(Cli, FluidOutsideTheDomainIsRejected) {
   const std::string scene = replace_line(kTinyScene, "max = [0.06, 0.1, 0.1]", "max = [0.06, 0.1, 0.5]");
   expect_rejected(scene, line_of(scene, "[[fluid.block]]"), "fluid.block[0]");

@@ -14,9 +14,9 @@ void main() {
   float longitude = (v_uv.x - 0.5) * 2.0 * pi, polar = v_uv.y * pi;
   vec3 direction = vec3(sin(polar) * cos(longitude), sin(polar) * sin(longitude), cos(polar));
   const vec3 horizon = vec3(0.80, 0.87, 0.94), zenith = vec3(0.28, 0.48, 0.80);
-  const vec3 ground = vec3(0.34, 0.33, 0.32);
+  const vec3 ground = vec3(0.52, 0.54, 0.57);
   vec3 color = direction.z >= 0.0 ? mix(horizon, zenith, pow(direction.z, 0.55))
-                                  : mix(horizon, ground, pow(-direction.z, 0.35));
+                                  : mix(horizon, ground, pow(-direction.z, 0.6));
   // The sun: a small disc brighter than 1 (this texture is half-float) and a soft glow around it.
   float towards_sun = max(dot(direction, u_to_light), 0.0);
   color += vec3(1.0, 0.95, 0.85) * (8.0 * pow(towards_sun, 2000.0) + 0.25 * pow(towards_sun, 24.0));

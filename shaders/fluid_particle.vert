@@ -4,8 +4,10 @@
 //
 // Spray is decided on screen, as the renderer is given positions only (no neighbour counts): a particle is
 // spray when the water along the line of sight through its centre (the thickness pass) is less than
-// u_spray_thickness, i.e. when hardly any other particle lies in front of or behind it. A drop in front of
-// the bulk thus counts as surface; that is the price of not knowing neighbours.
+// u_spray_thickness, i.e. hardly any other particle lies in front of or behind it, and so it is along eight
+// lines of sight three particle radii around it, i.e. no water beside it either (without this ring, every
+// particle on the bulk's silhouette, seen grazing, read as spray). A drop in front of the bulk thus counts as
+// surface; that is the price of not knowing neighbours.
 
 layout(location = 0) in vec4 in_position;  // xyz: centre [m]
 
@@ -30,8 +32,15 @@ void main() {
   gl_PointSize = u_radius * u_projection[1][1] * u_viewport.y / gl_Position.w;
   if (u_select == 0 || gl_Position.w <= 0.0) return;
   vec2 pixel = (gl_Position.xy / gl_Position.w * 0.5 + 0.5) * u_viewport;
-  ivec2 texel = clamp(ivec2(pixel), ivec2(0), ivec2(u_viewport) - 1);
-  bool spray = texelFetch(u_thickness, texel, 0).r < u_spray_thickness;
+  ivec2 last = ivec2(u_viewport) - 1;
+  float most = texelFetch(u_thickness, clamp(ivec2(pixel), ivec2(0), last), 0).r;
+  float ring_px = 1.5 * gl_PointSize;  // three radii: beyond the particle's own disc
+  for (int k = 0; k < 8; ++k) {
+    float angle = 0.785398 * float(k);
+    ivec2 texel = clamp(ivec2(pixel + ring_px * vec2(cos(angle), sin(angle))), ivec2(0), last);
+    most = max(most, texelFetch(u_thickness, texel, 0).r);
+  }
+  bool spray = most < u_spray_thickness;
   if (spray != (u_select == 2)) {
     // Not in this pass: a point whose centre lies outside the clip volume is not drawn.
     gl_Position = vec4(2.0, 2.0, 2.0, 1.0);

@@ -25,9 +25,9 @@ struct RenderLook {
   // Smoothing radius of the surface's depth, in particle radii; projected to pixels at each pixel's depth.
   float filter_radius = 3.0f;
   // The share of each of red, green and blue that is left after 1/absorption metres of water (Beer-Lambert):
-  // a pale blue-green, as a pool of clear water looks.
-  Vec3f color{0.50f, 0.80f, 0.90f};
-  float absorption = 2.0f;  // [1/m]: how fast `color` builds up with thickness
+  // a blue-green, as a pool of clear water looks (exaggerated: a real tank this size would look colourless).
+  Vec3f color{0.40f, 0.75f, 0.90f};
+  float absorption = 4.0f;  // [1/m]: how fast `color` builds up with thickness
   // How far what lies behind the water is shifted, in metres on screen per metre of water and unit tilt of
   // the surface; about 1 - 1/1.33 for water (a thin-lens approximation, not a ray trace).
   float refraction = 0.25f;

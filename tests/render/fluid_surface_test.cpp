@@ -270,7 +270,8 @@ TEST_F(FluidSurfaceTest, TheFloorShowsThroughAndRefractionShiftsIt) {
 }
 
 // Three lone particles over the floor, beside a block of water: each lone one is a bright point and no part
-// of the surface; the block's particles are not spray. With spray off, a lone particle is a drop of surface.
+// of the surface; none of the block's particles, its rim included, is spray. With spray off, a lone particle
+// is a drop of surface.
 TEST_F(FluidSurfaceTest, IsolatedParticlesAreBrightPoints) {
   camera_.pitch_deg = 30.0f;
   settings_.has_box = true;
@@ -297,6 +298,21 @@ TEST_F(FluidSurfaceTest, IsolatedParticlesAreBrightPoints) {
     EXPECT_LT(floor.luminance(x, y), 215.0f) << "the background there is too bright to tell";
     EXPECT_EQ(picture.depth(picture.raw_depth, x, y), 0.0f) << "a lone particle is part of the surface";
   }
+  // Nothing else is spray: the block's rim, whose particles are seen grazing (little water through their
+  // centres), has water beside it.
+  int other_bright = 0;
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      bool near_lone = false;
+      for (const Vec4f& p : lone) {
+        const auto [lx, ly] = pixel_of(p);
+        near_lone = near_lone || std::hypot(float(x - lx), float(y - ly)) < 5.0f;
+      }
+      bool bright = true;
+      for (int c = 0; c < 3; ++c) bright = bright && picture.channel(x, y, c) >= 235;
+      other_bright += !near_lone && bright;
+    }
+  EXPECT_LT(other_bright, 3) << "the block's particles are drawn as spray";
   const auto [bx, by] = pixel_of({0.15f, -0.1f, 0.0f, 0});
   EXPECT_GT(picture.depth(picture.raw_depth, bx, by), 0.0f) << "the block is not surface";
   EXPECT_LT(picture.luminance(bx, by), 230.0f) << "the block is drawn as spray";

@@ -356,18 +356,10 @@ TEST(SceneErrors, BadRenderValuesNameTheirLineAndKey) {
 }
 
 TEST(SceneErrors, SurfaceStyleIsForFluids) {
-  const std::string grains = R"(solver = "dem"
-[domain]
-min = [0, 0, 0]
-max = [1, 1, 1]
-[dem]
-[[dem.block]]
-min = [0, 0, 0]
-max = [0.5, 0.5, 0.5]
-grain_radius = 0.05
-[render]
-style = "surface"
-)";
+  // The shipped granular column with a [render] table appended.
+  std::ifstream in(kScenes / "granular_column.toml");
+  const std::string grains =
+      std::string(std::istreambuf_iterator<char>(in), {}) + "\n[render]\nstyle = \"surface\"\n";
   try {
     parse_scene(grains, "g.toml");
     ADD_FAILURE() << "a grain scene took the surface style";
@@ -375,6 +367,9 @@ style = "surface"
     EXPECT_EQ(error.key(), "render.style");
     EXPECT_NE(std::string(error.what()).find("draws a liquid"), std::string::npos) << error.what();
   }
+  std::string spheres = grains;
+  spheres.replace(spheres.rfind("surface"), 7, "spheres");
+  EXPECT_EQ(parse_scene(spheres, "g.toml").render.style, RenderStyle::spheres);
 }
 
 TEST(SceneErrors, FloatWhereAnIntegerIsExpected) {

@@ -152,8 +152,9 @@ TEST_F(Cli, HelpListsSubcommands) {
 TEST_F(Cli, RunHelpListsEveryOption) {
   const Result r = surge({"run", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option : {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every",
-                             "--export-sync", "--export-queue", "--quiet"}) {
+  for (const char* option :
+       {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every", "--export-sync",
+        "--export-queue", "--quiet", "--style", "--filter-radius", "--absorption", "--refraction"}) {
     EXPECT_TRUE(contains(r.out, option));
   }
 }
@@ -767,6 +768,26 @@ TEST_F(Cli, RunRenderWritesNumberedPngsOfTheRequestedSize) {
     EXPECT_EQ(entry.path().extension(), ".png") << "a temporary file was left: " << entry.path();
   }
   EXPECT_TRUE(contains(r.out, "rendered 3 frames at 96x64"));
+}
+
+// The surface style from the command line and from the scene's [render] table; refused for grains.
+TEST_F(Cli, RunRenderInTheSurfaceStyle) {
+  if (!SURGE_TEST_RENDER) GTEST_SKIP() << "built without the renderer";
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "2", "--every", "2", "--render",
+                          "pictures", "--size", "96x64", "--style", "surface", "--absorption", "8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(png_size(dir_ / "pictures" / "tiny_000001.png"), std::make_pair(96, 64));
+  write("surface.toml", kTinyScene + "[render]\nstyle = \"surface\"\n");
+  const Result scene = surge({"run", "surface.toml", "--backend", "cpu", "--steps", "1", "--every", "1",
+                              "--render", "scene_pictures", "--size", "64x48"});
+  ASSERT_EQ(scene.exit_code, 0) << scene.err;
+  EXPECT_EQ(png_size(dir_ / "scene_pictures" / "tiny_000001.png"), std::make_pair(64, 48));
+  const Result grains = surge({"run", SURGE_SOURCE_DIR "/scenes/granular_column.toml", "--backend", "cpu",
+                               "--steps", "1", "--render", "grain_pictures", "--style", "surface"});
+  EXPECT_EQ(grains.exit_code, 2) << grains.err;
+  EXPECT_TRUE(contains(grains.err, "--style surface draws a liquid")) << grains.err;
+  EXPECT_FALSE(fs::exists(dir_ / "grain_pictures"));
 }
 
 TEST_F(Cli, RunRenderRejectsABadSizeBeforeWritingAnything) {

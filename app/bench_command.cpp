@@ -195,6 +195,7 @@ int run_bench(const BenchOptions& options) {
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
   RenderOptions look = options.look;
+  look.scene_look = scene.render;
   if (options.render) {
     look.validate();
     if (!renderer_built()) throw InputError(kNoRendererMessage);

@@ -50,11 +50,38 @@ void add_render_look_options(CLI::App& command, RenderOptions& options, bool wit
       ->check(CLI::IsMember({"perspective", "front", "side", "top"}))
       ->capture_default_str();
   command.add_flag("--boundary", options.show_boundary, "Also draw the wall (boundary) particles");
+  command
+      .add_option("--style", options.style,
+                  "Drawing style: spheres (particles coloured by --color-by) or surface (the fluid as "
+                  "a liquid surface with a floor and a glass tank); default: the scene's [render] style")
+      ->check(CLI::IsMember({"spheres", "surface"}));
+  // Ranges as the scene's [render] keys (sim/scene/read_render.cpp).
+  command
+      .add_option("--filter-radius", options.filter_radius,
+                  "Surface style: depth smoothing radius in particle radii (scene: render.filter_radius)")
+      ->check(CLI::Range(0.0f, 10.0f));
+  command
+      .add_option("--absorption", options.absorption,
+                  "Surface style: absorption of the water [1/m] (scene: render.absorption)")
+      ->check(CLI::Range(0.0f, 1000.0f));
+  command
+      .add_option("--refraction", options.refraction,
+                  "Surface style: refraction strength (scene: render.refraction)")
+      ->check(CLI::Range(0.0f, 2.0f));
   if (with_video) {
     command.add_option("--fps", options.video_fps, "Frames per second of the --video file")
         ->check(CLI::Range(1, 240))
         ->capture_default_str();
   }
+}
+
+RenderLook RenderOptions::resolved_look() const {
+  RenderLook look = scene_look;
+  if (!style.empty()) look.style = *parse_render_style(style);
+  if (filter_radius) look.filter_radius = *filter_radius;
+  if (absorption) look.absorption = *absorption;
+  if (refraction) look.refraction = *refraction;
+  return look;
 }
 
 bool renderer_built() {

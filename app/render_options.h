@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "sim/scene/render_look.h"
+
 namespace CLI {
 class App;
 }
@@ -21,6 +23,13 @@ struct RenderOptions {
   std::string camera = "perspective";
   bool show_boundary = false;
   int video_fps = 30;
+  // --style and the surface's parameters: over the scene's [render] table where given.
+  std::string style;  // "spheres", "surface"; empty: the scene's
+  std::optional<float> filter_radius, absorption, refraction;
+  RenderLook scene_look;  // the scene's [render] (the command sets it once the scene is loaded)
+
+  // The scene's [render] with the command line's values over it.
+  RenderLook resolved_look() const;
 
   bool writes_frames() const { return !frames_dir.empty() || !video_file.empty(); }
   // Checks --size ("WxH", 16..16384 each) and that --video has an ffmpeg to go to; throws InputError
@@ -28,7 +37,8 @@ struct RenderOptions {
   void validate();
 };
 
-// --size, --color-by, --camera, --boundary (and --fps when with_video).
+// --size, --color-by, --camera, --boundary, --style and the surface's --filter-radius, --absorption and
+// --refraction (and --fps when with_video).
 void add_render_look_options(CLI::App& command, RenderOptions& options, bool with_video);
 
 // The ffmpeg executable on PATH, if any.

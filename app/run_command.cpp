@@ -166,6 +166,11 @@ int run_scene(const RunOptions& options) {
   apply_solver_override(scene, options.solver);
   const RunPlan plan = plan_run(options, scene);
   RenderOptions render_options = options.render;
+  render_options.scene_look = scene.render;
+  if (render_options.style == "surface" && !is_fluid_solver(scene.solver)) {
+    throw InputError("--style surface draws a liquid; this scene's solver is \"" +
+                     std::string(solver_name(scene.solver)) + "\" (its particles are drawn as spheres)");
+  }
   if (render_options.writes_frames()) {
     render_options.validate();
     if (!renderer_built()) throw InputError(kNoRendererMessage);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "render/fluid_surface.h"
 #include "stb_easy_font.h"
 
 namespace surge::render {
@@ -89,7 +90,8 @@ std::size_t ParticleBuffers::upload(const ParticleView& view) {
 }
 
 ParticleRenderer::ParticleRenderer(const std::filesystem::path& shaders)
-    : sphere_program_(shaders / "particle_sphere.vert", shaders / "particle_sphere.frag"),
+    : shader_dir_(shaders),
+      sphere_program_(shaders / "particle_sphere.vert", shaders / "particle_sphere.frag"),
       overlay_program_(shaders / "overlay.vert", shaders / "overlay.frag") {
   const std::vector<unsigned char> map = sample_color_map(kColorMapSamples);
   glCreateTextures(GL_TEXTURE_1D, 1, &color_map_texture_);
@@ -115,6 +117,7 @@ ParticleRenderer::ParticleRenderer(const std::filesystem::path& shaders)
 }
 
 ParticleRenderer::~ParticleRenderer() {
+  surface_.reset();
   glDeleteTextures(1, &color_map_texture_);
   glDeleteBuffers(1, &overlay_buffer_);
   glDeleteVertexArrays(1, &overlay_vertex_array_);
@@ -122,6 +125,14 @@ ParticleRenderer::~ParticleRenderer() {
 
 void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
                             const RenderSettings& settings) {
+  if (settings.look.style == RenderStyle::surface) {
+    if (!surface_) surface_ = std::make_unique<FluidSurface>(shader_dir_);
+    surface_->draw(fluid_, camera, width, height, settings);
+    // The walls as in the spheres style, over the water (whose depth the surface wrote). No colour bar: the
+    // water is not coloured by a quantity.
+    if (settings.show_boundary) draw_boundary(camera, width, height, settings);
+    return;
+  }
   glViewport(0, 0, width, height);
   glClearColor(settings.background.r, settings.background.g, settings.background.b, 1.0f);
   glClearDepth(1.0);
@@ -132,18 +143,24 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
   glEnable(GL_PROGRAM_POINT_SIZE);
   draw_particles(fluid_, camera, width, height, settings, settings.color_by != ColorBy::fixed,
                  kFixedParticleColor);
-  if (settings.show_boundary) {
-    // After the fluid, depth-tested against it but not written: a wall in front of the fluid tints it, a
-    // wall behind it stays hidden, and the wall spheres do not hide one another.
-    glEnable(GL_BLEND);
-    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
-    glDepthMask(GL_FALSE);
-    draw_particles(boundary_, camera, width, height, settings, false, kBoundaryParticleColor,
-                   settings.boundary_opacity);
-    glDepthMask(GL_TRUE);
-    glDisable(GL_BLEND);
-  }
+  if (settings.show_boundary) draw_boundary(camera, width, height, settings);
   if (settings.show_color_bar && settings.color_by != ColorBy::fixed) draw_color_bar(width, height, settings);
+}
+
+void ParticleRenderer::draw_boundary(const OrbitCamera& camera, int width, int height,
+                                     const RenderSettings& settings) {
+  // After the fluid, depth-tested against it but not written: a wall in front of the fluid tints it, a
+  // wall behind it stays hidden, and the wall spheres do not hide one another.
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glDepthMask(GL_FALSE);
+  draw_particles(boundary_, camera, width, height, settings, false, kBoundaryParticleColor,
+                 settings.boundary_opacity);
+  glDepthMask(GL_TRUE);
+  glDisable(GL_BLEND);
 }
 
 void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const OrbitCamera& camera, int width,

@@ -1,6 +1,7 @@
 // Draws particles as shaded spheres (point-sprite impostors with true depth), coloured through the
-// colour map, with an optional colour bar; into whatever framebuffer is bound (a window or an
-// OffscreenTarget). Needs a current OpenGL 4.5 core context.
+// colour map, with an optional colour bar; or, in the surface style, the fluid as a liquid surface in a scene
+// (fluid_surface.h). Into whatever framebuffer is bound (a window or an OffscreenTarget). Needs a current
+// OpenGL 4.5 core context.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include "render/color_map.h"
 #include "render/particle_view.h"
 #include "render/shader_program.h"
+#include "sim/scene/render_look.h"
 
 namespace surge::render {
 
@@ -55,7 +57,23 @@ struct RenderSettings {
   float boundary_opacity = 0.12f;
   bool show_color_bar = true;
   Rgb background = kBackgroundColor;
+
+  // The style and the surface's parameters (a scene's [render] table, the viewer's panel).
+  RenderLook look;
+  // The surface style's scene: a sky always; a floor with a grid at the box's bottom and the box as a glass
+  // tank when the box is known (has_box).
+  bool has_box = false;
+  Vec3f box_min{}, box_max{};  // [m]
+  float grid_spacing = 0.1f;   // [m] between the floor's grid lines
+  bool show_floor = true, show_tank = true;
+  float specular = 1.0f;  // highlight strength; tests that compare colours turn it off
+  // Spray: a particle with less water along the line of sight through its centre than this many particles
+  // hold (one alone holds one; fluid_particle.vert says why this is decided on screen).
+  float spray_max_particles = 1.5f;
+  int filter_iterations = 3;  // of the depth smoothing (x then y each)
 };
+
+class FluidSurface;
 
 class ParticleRenderer {
  public:
@@ -66,6 +84,8 @@ class ParticleRenderer {
 
   ParticleBuffers& fluid() { return fluid_; }
   ParticleBuffers& boundary() { return boundary_; }
+  // The surface style's passes; null until the first frame drawn in that style.
+  const FluidSurface* surface() const { return surface_.get(); }
 
   // Clears the bound framebuffer's viewport [0, width) x [0, height) and draws.
   void draw(const OrbitCamera& camera, int width, int height, const RenderSettings& settings);
@@ -74,8 +94,12 @@ class ParticleRenderer {
   void draw_particles(const ParticleBuffers& buffers, const OrbitCamera& camera, int width, int height,
                       const RenderSettings& settings, bool use_color_map, Rgb fixed_color,
                       float alpha = 1.0f);
+  void draw_boundary(const OrbitCamera& camera, int width, int height, const RenderSettings& settings);
   void draw_color_bar(int width, int height, const RenderSettings& settings);
 
+  std::filesystem::path shader_dir_;
+  // Built on the first surface frame, so that the spheres style compiles only its own shaders.
+  std::unique_ptr<FluidSurface> surface_;
   ShaderProgram sphere_program_;
   ShaderProgram overlay_program_;
   ParticleBuffers fluid_, boundary_;

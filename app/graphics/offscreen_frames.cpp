@@ -24,6 +24,7 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions
   settings_.particle_radius = look.particle_radius;
   settings_.radius_from_w = look.radius_per_particle;
   settings_.show_boundary = options.show_boundary;
+  apply_render_look(options.resolved_look(), look, settings_);
   if (options.show_boundary) upload_boundary(simulation, renderer_.boundary(), simulation.ledger());
   if (cuda_device >= 0 && !context_.on_cuda_device()) {
     messages << "note: the EGL context is not on CUDA device " << cuda_device

@@ -38,9 +38,9 @@ float quantile(std::vector<float>& values, double fraction) {
 
 SceneLook scene_look(Simulation& simulation) {
   SceneLook look = scene_look(simulation.parameters());
-  const bool has_domain = look.domain_max.x > look.domain_min.x && look.domain_max.y > look.domain_min.y &&
-                          look.domain_max.z > look.domain_min.z;
-  if (has_domain || simulation.fluid_count() == 0) return look;
+  look.has_domain = look.domain_max.x > look.domain_min.x && look.domain_max.y > look.domain_min.y &&
+                    look.domain_max.z > look.domain_min.z;
+  if (look.has_domain || simulation.fluid_count() == 0) return look;
   ParticleFrame frame;
   simulation.download(frame);  // once, at setup; the ledger records it
   std::vector<float> axis(frame.size());
@@ -90,6 +90,25 @@ ParticleScalar particle_scalar(render::ColorBy color_by) {
       break;
   }
   return ParticleScalar::none;
+}
+
+void apply_render_look(const RenderLook& look, const SceneLook& scene, render::RenderSettings& settings) {
+  settings.look = look;
+  settings.has_box = scene.has_domain;
+  settings.box_min = scene.domain_min;
+  settings.box_max = scene.domain_max;
+  if (scene.has_domain) settings.grid_spacing = floor_grid_spacing(scene.domain_min, scene.domain_max);
+}
+
+float floor_grid_spacing(Vec3f box_min, Vec3f box_max) {
+  const Vec3f size = box_max - box_min;
+  const float largest = std::max({size.x, size.y, size.z, 1e-6f});
+  // The largest 1, 2 or 5 times a power of ten that fits eight times along the largest side.
+  const float decade = std::pow(10.0f, std::floor(std::log10(largest / 8.0f)));
+  for (const float step : {5.0f, 2.0f}) {
+    if (step * decade <= largest / 8.0f) return step * decade;
+  }
+  return decade;
 }
 
 }  // namespace surge::app

@@ -6,6 +6,7 @@
 
 #include "render/camera.h"
 #include "render/color_map.h"
+#include "render/particle_renderer.h"
 #include "sim/backend/simulation.h"
 
 namespace surge::app {
@@ -17,6 +18,7 @@ struct SceneLook {
   float speed_of_sound = 10.0f;      // [m/s]
   float max_speed = 0.0f;            // the speed colour bar's top; 0: c0 / 10 (the fluids' expected largest)
   bool radius_per_particle = false;  // grains: each drawn at its own radius (position.w)
+  bool has_domain = false;           // the solver reports a box (the tank); n-body does not
 };
 SceneLook scene_look(const std::vector<NamedValue>& parameters);
 
@@ -31,5 +33,11 @@ SceneLook scene_look(Simulation& simulation);
 std::pair<float, float> default_color_range(render::ColorBy color_by, const SceneLook& look);
 
 ParticleScalar particle_scalar(render::ColorBy color_by);
+
+// The style and surface parameters in `look` (a scene's [render] with the command line's over it), and the
+// surface style's scene: the domain as the glass tank over a floor whose grid lines are a round number of
+// metres apart (1, 2 or 5 times a power of ten), an eighth to a twentieth of the tank's largest side.
+void apply_render_look(const RenderLook& look, const SceneLook& scene, render::RenderSettings& settings);
+float floor_grid_spacing(Vec3f box_min, Vec3f box_max);
 
 }  // namespace surge::app

@@ -57,6 +57,7 @@ class Viewer {
   void upload_walls_once();
   render::OrbitCamera framing(render::CameraPreset preset) const;
   void reset_colors();
+  void apply_scene_look();  // the scene's [render] under the command line's --style and surface options
   float default_hand_radius() const;
 
   // [Input]
@@ -69,6 +70,7 @@ class Viewer {
   void draw_run_section(Requests& requests);
   void draw_scene_section();
   void draw_view_section();
+  void draw_surface_controls();
   void draw_help(int width, int height);
 
   // [Capture]

@@ -97,6 +97,7 @@ void Viewer::draw_scene_section() {
         try {
           live_.forget();
           restart(load_scene(file), 0);
+          apply_scene_look();
           camera_ = framing(first_preset_);
         } catch (const std::exception& e) {
           last_message_ = e.what();
@@ -130,6 +131,7 @@ void Viewer::draw_view_section() {
   ImGui::DragFloatRange2("range", &settings_.color_min, &settings_.color_max,
                          0.01f * std::max(1.0f, std::abs(settings_.color_max)));
   ImGui::DragFloat("radius", &settings_.particle_radius, 1e-4f, 1e-5f, 1.0f, "%.4f m");
+  draw_surface_controls();
   ImGui::Checkbox("lighting", &settings_.lighting);
   ImGui::SameLine();
   ImGui::Checkbox("colour bar", &settings_.show_color_bar);
@@ -143,6 +145,27 @@ void Viewer::draw_view_section() {
   if (ImGui::Button("Fullscreen (F11)")) window_.toggle_fullscreen();
   ImGui::SameLine();
   if (ImGui::Button("Help (H)")) show_help_ = !show_help_;
+}
+
+// The style, and the surface style's parameters: the scene's [render] keys (docs/scenes.md), same ranges.
+void Viewer::draw_surface_controls() {
+  int style = int(settings_.look.style);
+  const char* styles[] = {"spheres", "surface"};
+  // A liquid surface only makes sense for the SPH solvers' fluid.
+  ImGui::BeginDisabled(!is_fluid_solver(scene_.solver));
+  if (ImGui::Combo("style", &style, styles, 2)) settings_.look.style = RenderStyle(style);
+  ImGui::EndDisabled();
+  if (settings_.look.style != RenderStyle::surface) return;
+  RenderLook& look = settings_.look;
+  ImGui::SliderFloat("smoothing", &look.filter_radius, 0.0f, 10.0f, "%.1f radii");
+  ImGui::ColorEdit3("water colour", &look.color.x);
+  ImGui::SliderFloat("absorption", &look.absorption, 0.0f, 50.0f, "%.2f 1/m", ImGuiSliderFlags_Logarithmic);
+  ImGui::SliderFloat("refraction", &look.refraction, 0.0f, 2.0f, "%.2f");
+  ImGui::Checkbox("spray", &look.spray);
+  ImGui::SameLine();
+  ImGui::Checkbox("floor", &settings_.show_floor);
+  ImGui::SameLine();
+  ImGui::Checkbox("glass tank", &settings_.show_tank);
 }
 
 void Viewer::draw_help(int width, int height) {

@@ -48,6 +48,7 @@ Viewer::Viewer(const ViewOptions& options)
       scene_files_(scenes_beside(options.scene_path)),
       particles_edit_(int(session_->simulation().fluid_count())) {
   reset_colors();
+  apply_scene_look();
   apply_live_edits();
   hand_radius_ = default_hand_radius();
   if (options.fullscreen) window_.toggle_fullscreen();
@@ -117,7 +118,15 @@ render::OrbitCamera Viewer::framing(render::CameraPreset preset) const {
   return render::OrbitCamera::framing(session_->look().domain_min, session_->look().domain_max, preset);
 }
 
+void Viewer::apply_scene_look() {
+  RenderOptions look = options_.look;
+  look.scene_look = scene_.render;
+  apply_render_look(look.resolved_look(), session_->look(), settings_);
+}
+
 void Viewer::reset_colors() {
+  // The surface style's tank and floor follow the running scene's domain; its parameters stay as set.
+  apply_render_look(settings_.look, session_->look(), settings_);
   settings_.particle_radius = session_->look().particle_radius;
   settings_.radius_from_w = session_->look().radius_per_particle;
   std::tie(settings_.color_min, settings_.color_max) =

@@ -28,6 +28,9 @@ void reject_wcsph_keys_of_other_solvers(const Scene& scene);
 // [[gauge]] and [gauges] of the SPH solvers (read_gauges.cpp), after [domain], [resolution] and [output].
 void read_gauges(const TableReader& top, Scene& scene);
 
+// [render]: the style and the surface's look (read_render.cpp), any solver.
+void read_render(const TableReader& render, Scene& scene);
+
 // Granular DEM (read_dem.cpp).
 void read_dem(const TableReader& dem, Scene& scene);
 

@@ -12,6 +12,7 @@
 #include "sim/dem/dem_parameter_specs.h"
 #include "sim/nbody/nbody_parameter_specs.h"
 #include "sim/scene/gauge_parameter_specs.h"
+#include "sim/scene/render_look.h"
 #include "sim/scene/toml_reader.h"
 #include "sim/sph/fluid_parameter_specs.h"
 #include "sim/sph/solver_parameter_specs.h"
@@ -119,6 +120,7 @@ std::string rows_of(std::string_view table) {
   if (table == "dem") return rows(dem_parameter_specs());
   if (table == "nbody") return rows(nbody_parameter_specs());
   if (table == "gauges") return rows(gauge_parameter_specs());
+  if (table == "render") return rows(render_parameter_specs());
   throw std::invalid_argument("unknown parameter table '" + std::string(table) + "' in the docs template");
 }
 

@@ -15,6 +15,7 @@
 #include "sim/dem/dem_scene.h"
 #include "sim/geometry/solid.h"
 #include "sim/nbody/nbody_scene.h"
+#include "sim/scene/render_look.h"
 #include "sim/sph/body_motion.h"
 #include "sim/sph/fluid_scene_keys.h"
 #include "sim/sph/gauge.h"
@@ -121,6 +122,9 @@ struct Scene : FluidSceneKeys {
   std::vector<std::string> formats;  // "vtk", "ply", "surface", "obj"
   int every = 0;                     // steps between exported frames; 0 = no export
   float every_time = 0;              // simulated seconds between exported frames [s]; 0 = by `every`
+
+  // [render] (read_render.cpp): how the renderer draws it.
+  RenderLook render;
 
   // [[gauge]] and [gauges] (read_gauges.cpp): probes of the SPH solvers, sampled into a CSV.
   std::vector<GaugeDefinition> gauges;

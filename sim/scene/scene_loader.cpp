@@ -199,9 +199,9 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   Scene scene;
   scene.path = file;
   const TableReader top(root, "", 0, file, scene);
-  static constexpr std::array<std::string_view, 15> kTopKeys = {
-      "name",  "solver", "domain", "resolution", "fluid", "nbody",  "time", "output",
-      "dfsph", "pbf",    "dem",    "emitter",    "gauge", "gauges", "solid"};
+  static constexpr std::array<std::string_view, 16> kTopKeys = {
+      "name",  "solver", "domain", "resolution", "fluid", "nbody",  "time",  "output",
+      "dfsph", "pbf",    "dem",    "emitter",    "gauge", "gauges", "solid", "render"};
   top.reject_unknown_keys(kTopKeys);
   read_identity(top, scene);
   // Each solver has its own tables; one of another solver's is a mistake, not something to ignore.
@@ -235,6 +235,7 @@ Scene parse_scene(const std::string& text, const std::filesystem::path& file) {
   read_solids(top, scene);
   read_time(top.table("time", false), scene);
   read_output(top.table("output", false), scene);
+  read_render(top.table("render", false), scene);
   read_dfsph(top.table("dfsph", false), scene);
   read_pbf(top.table("pbf", false), scene);
   reject_sph_tables_in_nbody_scene(top, scene);

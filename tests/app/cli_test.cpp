@@ -152,8 +152,9 @@ TEST_F(Cli, HelpListsSubcommands) {
 TEST_F(Cli, RunHelpListsEveryOption) {
   const Result r = surge({"run", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option : {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every",
-                             "--export-sync", "--export-queue", "--quiet"}) {
+  for (const char* option :
+       {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every", "--export-sync",
+        "--export-queue", "--quiet", "--style", "--filter-radius", "--absorption", "--refraction"}) {
     EXPECT_TRUE(contains(r.out, option));
   }
 }
@@ -520,6 +521,13 @@ TEST_F(Cli, OutOfRangeValueIsRejected) {
   expect_rejected(scene, line_of(scene, "end = -1.0"), "time.end");
 }
 
+TEST_F(Cli, BadRenderValueIsRejected) {
+  const std::string scene = kTinyScene + "[render]\nstyle = \"surface\"\nabsorption = -1\n";
+  expect_rejected(scene, line_of(scene, "absorption = -1"), "render.absorption");
+  const std::string style = kTinyScene + "[render]\nstyle = \"glass\"\n";
+  expect_rejected(style, line_of(style, "style = \"glass\""), "render.style");
+}
+
 TEST_F(Cli, FluidOutsideTheDomainIsRejected) {
   const std::string scene = replace_line(kTinyScene, "max = [0.06, 0.1, 0.1]", "max = [0.06, 0.1, 0.5]");
   expect_rejected(scene, line_of(scene, "[[fluid.block]]"), "fluid.block[0]");
@@ -796,6 +804,26 @@ TEST_F(Cli, RunRenderWritesNumberedPngsOfTheRequestedSize) {
     EXPECT_EQ(entry.path().extension(), ".png") << "a temporary file was left: " << entry.path();
   }
   EXPECT_TRUE(contains(r.out, "rendered 3 frames at 96x64"));
+}
+
+// The surface style from the command line and from the scene's [render] table; refused for grains.
+TEST_F(Cli, RunRenderInTheSurfaceStyle) {
+  if (!SURGE_TEST_RENDER) GTEST_SKIP() << "built without the renderer";
+  write("tiny.toml", kTinyScene);
+  const Result r = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "2", "--every", "2", "--render",
+                          "pictures", "--size", "96x64", "--style", "surface", "--absorption", "8"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(png_size(dir_ / "pictures" / "tiny_000001.png"), std::make_pair(96, 64));
+  write("surface.toml", kTinyScene + "[render]\nstyle = \"surface\"\n");
+  const Result scene = surge({"run", "surface.toml", "--backend", "cpu", "--steps", "1", "--every", "1",
+                              "--render", "scene_pictures", "--size", "64x48"});
+  ASSERT_EQ(scene.exit_code, 0) << scene.err;
+  EXPECT_EQ(png_size(dir_ / "scene_pictures" / "tiny_000001.png"), std::make_pair(64, 48));
+  const Result grains = surge({"run", SURGE_SOURCE_DIR "/scenes/granular_column.toml", "--backend", "cpu",
+                               "--steps", "1", "--render", "grain_pictures", "--style", "surface"});
+  EXPECT_EQ(grains.exit_code, 2) << grains.err;
+  EXPECT_TRUE(contains(grains.err, "--style surface draws a liquid")) << grains.err;
+  EXPECT_FALSE(fs::exists(dir_ / "grain_pictures"));
 }
 
 TEST_F(Cli, RunRenderRejectsABadSizeBeforeWritingAnything) {

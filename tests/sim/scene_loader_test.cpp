@@ -322,6 +322,56 @@ TEST(SceneErrors, WrongType) {
   EXPECT_TRUE(fails_with("domain = 3\n", 1, "domain", "expected a table [domain], got an integer"));
 }
 
+// ---- [render]
+
+TEST(SceneParse, RenderTableTakesItsKeysAndDefaults) {
+  const Scene plain = parse_scene(kMinimal, "t.toml");
+  EXPECT_EQ(plain.render.style, RenderStyle::spheres);
+  EXPECT_EQ(plain.render.filter_radius, RenderLook{}.filter_radius);
+  const Scene scene =
+      parse_scene(kMinimal +
+                      "[render]\nstyle = \"surface\"\nfilter_radius = 4.5\n"
+                      "color = [0.2, 0.5, 0.9]\nabsorption = 6\nrefraction = 0.4\nspray = false\n",
+                  "t.toml");
+  EXPECT_EQ(scene.render.style, RenderStyle::surface);
+  EXPECT_FLOAT_EQ(scene.render.filter_radius, 4.5f);
+  EXPECT_FLOAT_EQ(scene.render.color.x, 0.2f);
+  EXPECT_FLOAT_EQ(scene.render.color.z, 0.9f);
+  EXPECT_FLOAT_EQ(scene.render.absorption, 6.0f);
+  EXPECT_FLOAT_EQ(scene.render.refraction, 0.4f);
+  EXPECT_FALSE(scene.render.spray);
+  EXPECT_EQ(scene.render.line, 10);
+}
+
+TEST(SceneErrors, BadRenderValuesNameTheirLineAndKey) {
+  EXPECT_TRUE(
+      fails_with(kMinimal + "[render]\nstyle = \"water\"\n", 11, "render.style", "\"spheres\", \"surface\""));
+  EXPECT_TRUE(fails_with(kMinimal + "[render]\nfilter_radius = -1\n", 11, "render.filter_radius", "[0, 10]"));
+  EXPECT_TRUE(fails_with(kMinimal + "[render]\ncolor = [0.5, 0, 0.5]\n", 11, "render.color", "(0, 1]"));
+  EXPECT_TRUE(
+      fails_with(kMinimal + "[render]\nabsorption = \"some\"\n", 11, "render.absorption", "a string"));
+  EXPECT_TRUE(fails_with(kMinimal + "[render]\nrefraction = 3\n", 11, "render.refraction", "[0, 2]"));
+  EXPECT_TRUE(fails_with(kMinimal + "[render]\nabsorbtion = 1\n", 11, "render.absorbtion",
+                         "did you mean 'absorption'?"));
+}
+
+TEST(SceneErrors, SurfaceStyleIsForFluids) {
+  // The shipped granular column with a [render] table appended.
+  std::ifstream in(kScenes / "granular_column.toml");
+  const std::string grains =
+      std::string(std::istreambuf_iterator<char>(in), {}) + "\n[render]\nstyle = \"surface\"\n";
+  try {
+    parse_scene(grains, "g.toml");
+    ADD_FAILURE() << "a grain scene took the surface style";
+  } catch (const SceneError& error) {
+    EXPECT_EQ(error.key(), "render.style");
+    EXPECT_NE(std::string(error.what()).find("draws a liquid"), std::string::npos) << error.what();
+  }
+  std::string spheres = grains;
+  spheres.replace(spheres.rfind("surface"), 7, "spheres");
+  EXPECT_EQ(parse_scene(spheres, "g.toml").render.style, RenderStyle::spheres);
+}
+
 TEST(SceneErrors, FloatWhereAnIntegerIsExpected) {
   EXPECT_TRUE(fails_with(kMinimal + "[output]\nevery = 10.0\n", 11, "output.every",
                          "expected an integer in [0, 2147483647], got a float (10.0)"));

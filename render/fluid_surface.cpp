@@ -1,0 +1,455 @@
+#include "render/fluid_surface.h"
+
+#include <glad/gl.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace surge::render {
+namespace {
+
+// Towards the sun, world space (z up): high, over the left shoulder of the default perspective camera, so
+// its highlight lands on water that faces the viewer.
+const Vec3f kToLight = normalized(Vec3f{-0.45f, -0.55f, 1.0f});
+constexpr int kEnvironmentWidth = 512, kEnvironmentHeight = 256;
+// Spheres of radius half the spacing fill pi/6 of a cubic lattice's cells (fluid_thickness.frag).
+constexpr float kFillCorrection = 6.0f / 3.14159265f;
+// The range Gaussian's sigma in particle radii: two spheres meeting make a dip of about one radius, which
+// must be smoothed away; water in front of other water differs by many radii and stays apart.
+constexpr float kRangeRadii = 3.0f;
+// What absorbed light comes back as, as a share of the water's colour (fluid_composite.frag).
+constexpr float kScatterShare = 0.30f;
+constexpr float kSprayBrightness = 0.95f;
+constexpr float kSpraySize = 0.7f;  // spray point diameter over the particle's
+constexpr std::array<float, 4> kGlassPane{0.80f, 0.88f, 0.96f, 0.10f};
+constexpr std::array<float, 4> kGlassEdge{0.90f, 0.95f, 1.00f, 0.75f};
+constexpr int kFloorVertices = 6, kPaneVertices = 24, kEdgeVertices = 24;
+
+unsigned make_texture(GLenum format, int width, int height, GLint filter) {
+  unsigned texture = 0;
+  glCreateTextures(GL_TEXTURE_2D, 1, &texture);
+  glTextureStorage2D(texture, 1, format, width, height);
+  glTextureParameteri(texture, GL_TEXTURE_MIN_FILTER, filter);
+  glTextureParameteri(texture, GL_TEXTURE_MAG_FILTER, filter);
+  glTextureParameteri(texture, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTextureParameteri(texture, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  return texture;
+}
+
+unsigned make_framebuffer(unsigned color, unsigned depth) {
+  unsigned framebuffer = 0;
+  glCreateFramebuffers(1, &framebuffer);
+  glNamedFramebufferTexture(framebuffer, GL_COLOR_ATTACHMENT0, color, 0);
+  if (depth != 0) glNamedFramebufferTexture(framebuffer, GL_DEPTH_ATTACHMENT, depth, 0);
+  if (glCheckNamedFramebufferStatus(framebuffer, GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    glDeleteFramebuffers(1, &framebuffer);
+    throw std::runtime_error("the surface style's framebuffer is incomplete (float render targets missing?)");
+  }
+  return framebuffer;
+}
+
+void set_matrices(const ShaderProgram& program, const Mat4& view, const Mat4& projection) {
+  glProgramUniformMatrix4fv(program.id(), program.uniform("u_view"), 1, GL_FALSE, view.m.data());
+  glProgramUniformMatrix4fv(program.id(), program.uniform("u_projection"), 1, GL_FALSE, projection.m.data());
+}
+
+Vec3f eye_direction(const Mat4& view, Vec3f world) {
+  const Vec4 eye = view * Vec4{world.x, world.y, world.z, 0.0f};
+  return normalized(Vec3f{eye.x, eye.y, eye.z});
+}
+
+}  // namespace
+
+FluidSurface::FluidSurface(const std::filesystem::path& shaders)
+    : environment_program_(shaders / "fullscreen.vert", shaders / "environment.frag"),
+      sky_program_(shaders / "fullscreen.vert", shaders / "sky.frag"),
+      floor_program_(shaders / "solid.vert", shaders / "floor.frag"),
+      solid_program_(shaders / "solid.vert", shaders / "solid.frag"),
+      thickness_program_(shaders / "fluid_particle.vert", shaders / "fluid_thickness.frag"),
+      depth_program_(shaders / "fluid_particle.vert", shaders / "fluid_depth.frag"),
+      smooth_program_(shaders / "fullscreen.vert", shaders / "fluid_smooth.frag"),
+      blur_program_(shaders / "fullscreen.vert", shaders / "fluid_thickness_blur.frag"),
+      composite_program_(shaders / "fullscreen.vert", shaders / "fluid_composite.frag"),
+      spray_program_(shaders / "fluid_particle.vert", shaders / "fluid_spray.frag") {
+  glCreateVertexArrays(1, &empty_vertex_array_);
+  glCreateVertexArrays(1, &box_vertex_array_);
+  glCreateBuffers(1, &box_buffer_);
+  glNamedBufferData(box_buffer_, GLsizeiptr((kFloorVertices + kPaneVertices + kEdgeVertices) * sizeof(Vec3f)),
+                    nullptr, GL_DYNAMIC_DRAW);
+  glVertexArrayVertexBuffer(box_vertex_array_, 0, box_buffer_, 0, sizeof(Vec3f));
+  glEnableVertexArrayAttrib(box_vertex_array_, 0);
+  glVertexArrayAttribFormat(box_vertex_array_, 0, 3, GL_FLOAT, GL_FALSE, 0);
+  glVertexArrayAttribBinding(box_vertex_array_, 0, 0);
+  draw_environment_texture();
+}
+
+FluidSurface::~FluidSurface() {
+  release_targets();
+  glDeleteTextures(1, &environment_texture_);
+  glDeleteBuffers(1, &box_buffer_);
+  glDeleteVertexArrays(1, &box_vertex_array_);
+  glDeleteVertexArrays(1, &empty_vertex_array_);
+}
+
+void FluidSurface::draw_environment_texture() {
+  GLint bound = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &bound);
+  environment_texture_ = make_texture(GL_RGBA16F, kEnvironmentWidth, kEnvironmentHeight, GL_LINEAR);
+  // Longitude wraps around; the poles do not.
+  glTextureParameteri(environment_texture_, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  const unsigned framebuffer = make_framebuffer(environment_texture_, 0);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
+  glViewport(0, 0, kEnvironmentWidth, kEnvironmentHeight);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_BLEND);
+  glProgramUniform3f(environment_program_.id(), environment_program_.uniform("u_to_light"), kToLight.x,
+                     kToLight.y, kToLight.z);
+  glUseProgram(environment_program_.id());
+  glBindVertexArray(empty_vertex_array_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(bound));
+  glDeleteFramebuffers(1, &framebuffer);
+}
+
+void FluidSurface::release_targets() {
+  const unsigned framebuffers[] = {scene_framebuffer_, thickness_framebuffer_, depth_framebuffer_,
+                                   smooth_framebuffers_[0], smooth_framebuffers_[1]};
+  glDeleteFramebuffers(5, framebuffers);
+  const unsigned textures[] = {scene_color_,  scene_depth_,     thickness_,      raw_depth_,
+                               depth_buffer_, smooth_depth_[0], smooth_depth_[1]};
+  glDeleteTextures(7, textures);
+  scene_framebuffer_ = thickness_framebuffer_ = depth_framebuffer_ = 0;
+  smooth_framebuffers_[0] = smooth_framebuffers_[1] = 0;
+  scene_color_ = scene_depth_ = thickness_ = raw_depth_ = depth_buffer_ = 0;
+  smooth_depth_[0] = smooth_depth_[1] = 0;
+  width_ = height_ = 0;
+}
+
+void FluidSurface::resize(int width, int height) {
+  if (width == width_ && height == height_) return;
+  release_targets();
+  width_ = width;
+  height_ = height;
+  // The scene is sampled off-pixel by the refraction: linear filtering.
+  scene_color_ = make_texture(GL_RGBA8, width, height, GL_LINEAR);
+  scene_depth_ = make_texture(GL_DEPTH_COMPONENT32F, width, height, GL_NEAREST);
+  scene_framebuffer_ = make_framebuffer(scene_color_, scene_depth_);
+  thickness_ = make_texture(GL_R32F, width, height, GL_NEAREST);
+  thickness_framebuffer_ = make_framebuffer(thickness_, 0);
+  raw_depth_ = make_texture(GL_R32F, width, height, GL_NEAREST);
+  depth_buffer_ = make_texture(GL_DEPTH_COMPONENT32F, width, height, GL_NEAREST);
+  depth_framebuffer_ = make_framebuffer(raw_depth_, depth_buffer_);
+  for (int k = 0; k < 2; ++k) {
+    smooth_depth_[k] = make_texture(GL_R32F, width, height, GL_NEAREST);
+    smooth_framebuffers_[k] = make_framebuffer(smooth_depth_[k], 0);
+    blurred_thickness_[k] = make_texture(GL_R32F, width, height, GL_NEAREST);
+    blur_framebuffers_[k] = make_framebuffer(blurred_thickness_[k], 0);
+  }
+}
+
+void FluidSurface::update_box(const RenderSettings& settings) {
+  if (!settings.has_box) return;
+  const Vec3f lo = settings.box_min, hi = settings.box_max;
+  if (box_built_ && lo.x == built_min_.x && lo.y == built_min_.y && lo.z == built_min_.z &&
+      hi.x == built_max_.x && hi.y == built_max_.y && hi.z == built_max_.z)
+    return;
+  std::vector<Vec3f> vertices;
+  // The floor: a square around the box, big enough that it fades into the sky before its edge.
+  const float reach = 3.0f * std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z});
+  const float cx = 0.5f * (lo.x + hi.x), cy = 0.5f * (lo.y + hi.y);
+  const Vec3f f00{cx - reach, cy - reach, lo.z}, f10{cx + reach, cy - reach, lo.z};
+  const Vec3f f01{cx - reach, cy + reach, lo.z}, f11{cx + reach, cy + reach, lo.z};
+  vertices.insert(vertices.end(), {f00, f10, f11, f00, f11, f01});
+  // The box's corners: bit 0 picks x, bit 1 y, bit 2 z.
+  const auto corner = [&](int k) {
+    return Vec3f{k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z};
+  };
+  // The four side panes (the floor is the bottom, the top is open).
+  for (const std::array<int, 4>& pane : {std::array<int, 4>{0, 1, 5, 4}, std::array<int, 4>{2, 3, 7, 6},
+                                         std::array<int, 4>{0, 2, 6, 4}, std::array<int, 4>{1, 3, 7, 5}}) {
+    vertices.insert(vertices.end(), {corner(pane[0]), corner(pane[1]), corner(pane[2]), corner(pane[0]),
+                                     corner(pane[2]), corner(pane[3])});
+  }
+  // The twelve edges: pairs of corners that differ in one bit.
+  for (int k = 0; k < 8; ++k)
+    for (int bit : {1, 2, 4})
+      if ((k & bit) == 0) vertices.insert(vertices.end(), {corner(k), corner(k | bit)});
+  glNamedBufferSubData(box_buffer_, 0, GLsizeiptr(vertices.size() * sizeof(Vec3f)), vertices.data());
+  box_built_ = true;
+  built_min_ = lo;
+  built_max_ = hi;
+}
+
+void FluidSurface::draw(const ParticleBuffers& fluid, const OrbitCamera& camera, int width, int height,
+                        const RenderSettings& settings) {
+  GLint target = 0;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
+  resize(width, height);
+  update_box(settings);
+  const Mat4 view = camera.view();
+  const Mat4 projection = camera.projection(float(width) / float(height));
+  glViewport(0, 0, width, height);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  glDepthMask(GL_TRUE);
+
+  // The scene without the water: what the water refracts, and what shows where there is none.
+  glBindFramebuffer(GL_FRAMEBUFFER, scene_framebuffer_);
+  draw_scene(camera, view, projection, settings);
+
+  // Thickness: every particle, summed; no depth test, as water behind water adds to it.
+  const float zero[4] = {0, 0, 0, 0};
+  glClearNamedFramebufferfv(thickness_framebuffer_, GL_COLOR, 0, zero);
+  glBindFramebuffer(GL_FRAMEBUFFER, thickness_framebuffer_);
+  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_ONE, GL_ONE);
+  draw_particles(thickness_program_, fluid, view, projection, settings, 0);
+  glDisable(GL_BLEND);
+
+  // Depth of the nearest sphere, spray left out (the thickness decides what is spray).
+  const float far_depth = 1.0f;
+  glClearNamedFramebufferfv(depth_framebuffer_, GL_COLOR, 0, zero);
+  glClearNamedFramebufferfv(depth_framebuffer_, GL_DEPTH, 0, &far_depth);
+  glBindFramebuffer(GL_FRAMEBUFFER, depth_framebuffer_);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  draw_particles(depth_program_, fluid, view, projection, settings, settings.look.spray ? 1 : 0);
+
+  smooth_depth(projection, settings);
+  blur_thickness(projection, settings);
+
+  // Into the caller's framebuffer: every pixel, with the depth of what it shows.
+  glBindFramebuffer(GL_FRAMEBUFFER, GLuint(target));
+  glViewport(0, 0, width, height);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_ALWAYS);
+  composite(view, projection, settings);
+  glDepthFunc(GL_LESS);
+
+  if (settings.look.spray) {
+    // Bright points over what is there, hidden behind nearer water or glass edges; they add light.
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE);
+    glDepthMask(GL_FALSE);
+    draw_particles(spray_program_, fluid, view, projection, settings, 2);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
+  draw_glass(view, projection, settings);
+}
+
+void FluidSurface::draw_scene(const OrbitCamera& camera, const Mat4& view, const Mat4& projection,
+                              const RenderSettings& settings) {
+  const float far_depth = 1.0f;
+  glClearNamedFramebufferfv(scene_framebuffer_, GL_DEPTH, 0, &far_depth);
+  glDisable(GL_BLEND);
+  glDisable(GL_DEPTH_TEST);
+  set_matrices(sky_program_, view, projection);
+  glProgramUniform1i(sky_program_.id(), sky_program_.uniform("u_environment"), 0);
+  glBindTextureUnit(0, environment_texture_);
+  glUseProgram(sky_program_.id());
+  glBindVertexArray(empty_vertex_array_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  if (!settings.has_box) return;
+
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glBindVertexArray(box_vertex_array_);
+  if (settings.show_floor) {
+    const GLuint program = floor_program_.id();
+    set_matrices(floor_program_, view, projection);
+    const Vec3f eye = camera.eye();
+    const Vec3f lo = settings.box_min, hi = settings.box_max;
+    glProgramUniform1f(program, floor_program_.uniform("u_spacing"), std::max(settings.grid_spacing, 1e-6f));
+    glProgramUniform3f(program, floor_program_.uniform("u_to_light"), kToLight.x, kToLight.y, kToLight.z);
+    glProgramUniform3f(program, floor_program_.uniform("u_eye"), eye.x, eye.y, eye.z);
+    glProgramUniform2f(program, floor_program_.uniform("u_center"), 0.5f * (lo.x + hi.x),
+                       0.5f * (lo.y + hi.y));
+    glProgramUniform1f(program, floor_program_.uniform("u_fade_radius"),
+                       3.0f * std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}));
+    glProgramUniform1i(program, floor_program_.uniform("u_environment"), 0);
+    glUseProgram(program);
+    glDrawArrays(GL_TRIANGLES, 0, kFloorVertices);
+  }
+  if (settings.show_tank) {
+    // The edges here too, so that those behind the water are seen through it, refracted.
+    set_matrices(solid_program_, view, projection);
+    glProgramUniform4fv(solid_program_.id(), solid_program_.uniform("u_color"), 1, kGlassEdge.data());
+    glUseProgram(solid_program_.id());
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+    glDepthMask(GL_FALSE);
+    glDrawArrays(GL_LINES, kFloorVertices + kPaneVertices, kEdgeVertices);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+  }
+  glBindVertexArray(0);
+}
+
+void FluidSurface::draw_particles(const ShaderProgram& program, const ParticleBuffers& fluid,
+                                  const Mat4& view, const Mat4& projection, const RenderSettings& settings,
+                                  int select) {
+  if (fluid.count() == 0) return;
+  const GLuint id = program.id();
+  set_matrices(program, view, projection);
+  const float radius = settings.particle_radius;
+  glProgramUniform1f(id, program.uniform("u_radius"), radius);
+  glProgramUniform2f(id, program.uniform("u_viewport"), float(width_), float(height_));
+  glProgramUniform1i(id, program.uniform("u_select"), select);
+  glProgramUniform1i(id, program.uniform("u_thickness"), 1);
+  // A lone particle's chord through its centre is one diameter, times the fill correction.
+  glProgramUniform1f(id, program.uniform("u_spray_thickness"),
+                     settings.spray_max_particles * kFillCorrection * 2.0f * radius);
+  glProgramUniform1f(id, program.uniform("u_spray_size"), kSpraySize);
+  glProgramUniform1f(id, program.uniform("u_fill_correction"), kFillCorrection);
+  glProgramUniform3f(id, program.uniform("u_color"), kSprayBrightness, kSprayBrightness, kSprayBrightness);
+  if (select != 0) glBindTextureUnit(1, thickness_);
+  glUseProgram(id);
+  glBindVertexArray(fluid.vertex_array());
+  glDrawArrays(GL_POINTS, 0, GLsizei(fluid.count()));
+  glBindVertexArray(0);
+}
+
+void FluidSurface::smooth_depth(const Mat4& projection, const RenderSettings& settings) {
+  smoothed_ = -1;
+  if (settings.filter_iterations <= 0 || !(settings.look.filter_radius > 0)) return;
+  const GLuint id = smooth_program_.id();
+  const float radius = settings.particle_radius;
+  glProgramUniform1i(id, smooth_program_.uniform("u_depth"), 0);
+  glProgramUniform1f(id, smooth_program_.uniform("u_radius"), radius);
+  glProgramUniform1f(id, smooth_program_.uniform("u_filter_radius"), settings.look.filter_radius);
+  glProgramUniform1f(id, smooth_program_.uniform("u_pixels_per_m"),
+                     projection.at(1, 1) * 0.5f * float(height_));
+  glProgramUniform1f(id, smooth_program_.uniform("u_range"), kRangeRadii * radius);
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_BLEND);
+  glUseProgram(id);
+  glBindVertexArray(empty_vertex_array_);
+  unsigned source = raw_depth_;
+  int out = 0;
+  for (int iteration = 0; iteration < settings.filter_iterations; ++iteration) {
+    for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}}) {
+      glBindFramebuffer(GL_FRAMEBUFFER, smooth_framebuffers_[out]);
+      glProgramUniform2i(id, smooth_program_.uniform("u_direction"), dx, dy);
+      glBindTextureUnit(0, source);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+      source = smooth_depth_[out];
+      smoothed_ = out;
+      out ^= 1;
+    }
+  }
+  glBindVertexArray(0);
+}
+
+void FluidSurface::blur_thickness(const Mat4& projection, const RenderSettings& settings) {
+  const GLuint id = blur_program_.id();
+  glProgramUniform1i(id, blur_program_.uniform("u_thickness"), 0);
+  glProgramUniform1i(id, blur_program_.uniform("u_depth"), 1);
+  glProgramUniform1f(id, blur_program_.uniform("u_radius"), settings.particle_radius);
+  // At least two radii, so the lumps of the lattice go even when the depth smoothing is turned down.
+  glProgramUniform1f(id, blur_program_.uniform("u_filter_radius"),
+                     std::max(settings.look.filter_radius, 2.0f));
+  glProgramUniform1f(id, blur_program_.uniform("u_pixels_per_m"),
+                     projection.at(1, 1) * 0.5f * float(height_));
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_BLEND);
+  glUseProgram(id);
+  glBindVertexArray(empty_vertex_array_);
+  glBindTextureUnit(1, raw_depth_);
+  unsigned source = thickness_;
+  for (int pass = 0; pass < 2; ++pass) {
+    glBindFramebuffer(GL_FRAMEBUFFER, blur_framebuffers_[pass]);
+    glProgramUniform2i(id, blur_program_.uniform("u_direction"), pass == 0 ? 1 : 0, pass == 0 ? 0 : 1);
+    glBindTextureUnit(0, source);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    source = blurred_thickness_[pass];
+  }
+  glBindVertexArray(0);
+}
+
+void FluidSurface::composite(const Mat4& view, const Mat4& projection, const RenderSettings& settings) {
+  const GLuint id = composite_program_.id();
+  const auto& p = composite_program_;
+  set_matrices(p, view, projection);
+  glProgramUniform1i(id, p.uniform("u_depth"), 0);
+  glProgramUniform1i(id, p.uniform("u_thickness"), 1);
+  glProgramUniform1i(id, p.uniform("u_scene_color"), 2);
+  glProgramUniform1i(id, p.uniform("u_scene_depth"), 3);
+  glProgramUniform1i(id, p.uniform("u_environment"), 4);
+  glProgramUniform2f(id, p.uniform("u_viewport"), float(width_), float(height_));
+  glProgramUniform1f(id, p.uniform("u_pixels_per_m"), projection.at(1, 1) * 0.5f * float(height_));
+  const Vec3f to_light = eye_direction(view, kToLight);
+  glProgramUniform3f(id, p.uniform("u_to_light_eye"), to_light.x, to_light.y, to_light.z);
+  // Beer-Lambert with the colour left after 1/absorption metres: exp(-k / absorption) = colour, so
+  // k = -ln(colour) * absorption per channel.
+  const Vec3f color = settings.look.color;
+  const auto coefficient = [&](float share) {
+    return -std::log(std::clamp(share, 1e-3f, 1.0f)) * settings.look.absorption;
+  };
+  glProgramUniform3f(id, p.uniform("u_absorption"), coefficient(color.x), coefficient(color.y),
+                     coefficient(color.z));
+  glProgramUniform3f(id, p.uniform("u_scatter_color"), kScatterShare * color.x, kScatterShare * color.y,
+                     kScatterShare * color.z);
+  glProgramUniform1f(id, p.uniform("u_refraction"), settings.look.refraction);
+  glProgramUniform1f(id, p.uniform("u_specular"), settings.specular);
+  glBindTextureUnit(0, smoothed_ >= 0 ? smooth_depth_[smoothed_] : raw_depth_);
+  glBindTextureUnit(1, blurred_thickness_[1]);
+  glBindTextureUnit(2, scene_color_);
+  glBindTextureUnit(3, scene_depth_);
+  glBindTextureUnit(4, environment_texture_);
+  glDisable(GL_BLEND);
+  glUseProgram(id);
+  glBindVertexArray(empty_vertex_array_);
+  glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+}
+
+void FluidSurface::draw_glass(const Mat4& view, const Mat4& projection, const RenderSettings& settings) {
+  if (!settings.has_box || !settings.show_tank) return;
+  // Tinted panes and bright edges over the water and the scene, depth-tested against the water so a pane
+  // behind it stays behind, never writing depth: glass hides nothing.
+  set_matrices(solid_program_, view, projection);
+  glUseProgram(solid_program_.id());
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_FALSE);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  glBindVertexArray(box_vertex_array_);
+  glProgramUniform4fv(solid_program_.id(), solid_program_.uniform("u_color"), 1, kGlassPane.data());
+  glDrawArrays(GL_TRIANGLES, kFloorVertices, kPaneVertices);
+  glProgramUniform4fv(solid_program_.id(), solid_program_.uniform("u_color"), 1, kGlassEdge.data());
+  glDrawArrays(GL_LINES, kFloorVertices + kPaneVertices, kEdgeVertices);
+  glBindVertexArray(0);
+  glDisable(GL_BLEND);
+  glDepthMask(GL_TRUE);
+}
+
+std::vector<float> FluidSurface::read_texture(unsigned texture) const {
+  const std::size_t row = std::size_t(width_);
+  std::vector<float> bottom_up(row * std::size_t(height_));
+  if (bottom_up.empty()) return bottom_up;
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(bottom_up.size() * sizeof(float)),
+                    bottom_up.data());
+  std::vector<float> top_down(bottom_up.size());
+  for (int y = 0; y < height_; ++y) {
+    std::memcpy(&top_down[std::size_t(y) * row], &bottom_up[std::size_t(height_ - 1 - y) * row],
+                row * sizeof(float));
+  }
+  return top_down;
+}
+
+std::vector<float> FluidSurface::read_depth(bool smoothed) const {
+  return read_texture(smoothed && smoothed_ >= 0 ? smooth_depth_[smoothed_] : raw_depth_);
+}
+
+std::vector<float> FluidSurface::read_thickness(bool blurred) const {
+  return read_texture(blurred ? blurred_thickness_[1] : thickness_);
+}
+
+}  // namespace surge::render

@@ -1,0 +1,84 @@
+// The surface style: the fluid drawn as one liquid surface by screen-space fluid rendering (van der Laan,
+// Green & Sainz, "Screen Space Fluid Rendering with Curvature Flow", I3D 2009; Green, "Screen Space Fluid
+// Rendering for Games", GDC 2010), in a scene of sky, floor and glass tank. Sees only particle positions,
+// in the same GL buffers as the spheres style, so a GPU simulation feeds it through interop unchanged.
+//
+// A frame, pass by pass (each a shader in shaders/):
+//   scene      sky (environment.frag, sky.frag), floor with a grid (floor.frag), tank edges: colour + depth
+//   thickness  every particle adds its chord, blended additively (fluid_thickness.frag)
+//   depth      the nearest sphere surface's distance, spray left out (fluid_particle.vert, fluid_depth.frag)
+//   smoothing  separable bilateral filter of that depth, a few iterations (fluid_smooth.frag); a Gaussian
+//              blur of the thickness (fluid_thickness_blur.frag)
+//   composite  into the bound framebuffer: normals, Fresnel, refraction, absorption (fluid_composite.frag)
+//   spray      isolated particles as small bright points (fluid_spray.frag)
+//   glass      the tank's panes and edges, blended, depth-tested against the water
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/particle_renderer.h"
+#include "render/shader_program.h"
+
+namespace surge::render {
+
+class FluidSurface {
+ public:
+  explicit FluidSurface(const std::filesystem::path& shaders);
+  ~FluidSurface();
+  FluidSurface(const FluidSurface&) = delete;
+  FluidSurface& operator=(const FluidSurface&) = delete;
+
+  // Draws the scene and the fluid into the framebuffer bound now, viewport [0, width) x [0, height).
+  void draw(const ParticleBuffers& fluid, const OrbitCamera& camera, int width, int height,
+            const RenderSettings& settings);
+
+  // The last frame's passes, for tests, rows from the top of the image down: the fluid's distance in front
+  // of the eye [m] (0 where there is none) before and after smoothing, and its thickness [m] before and after
+  // the blur.
+  std::vector<float> read_depth(bool smoothed) const;
+  std::vector<float> read_thickness(bool blurred = true) const;
+  int width() const { return width_; }
+  int height() const { return height_; }
+
+ private:
+  void resize(int width, int height);
+  void release_targets();
+  void draw_environment_texture();
+  void draw_scene(const OrbitCamera& camera, const Mat4& view, const Mat4& projection,
+                  const RenderSettings& settings);
+  void draw_particles(const ShaderProgram& program, const ParticleBuffers& fluid, const Mat4& view,
+                      const Mat4& projection, const RenderSettings& settings, int select);
+  void smooth_depth(const Mat4& projection, const RenderSettings& settings);
+  void blur_thickness(const Mat4& projection, const RenderSettings& settings);
+  void composite(const Mat4& view, const Mat4& projection, const RenderSettings& settings);
+  void draw_glass(const Mat4& view, const Mat4& projection, const RenderSettings& settings);
+  void update_box(const RenderSettings& settings);
+  std::vector<float> read_texture(unsigned texture) const;
+
+  ShaderProgram environment_program_, sky_program_, floor_program_, solid_program_;
+  ShaderProgram thickness_program_, depth_program_, smooth_program_, blur_program_, composite_program_,
+      spray_program_;
+  unsigned empty_vertex_array_ = 0;
+
+  // The sky as a latitude-longitude texture, drawn once: the light does not move.
+  unsigned environment_texture_ = 0;
+
+  // Per-frame targets, sized with the viewport.
+  int width_ = 0, height_ = 0;
+  unsigned scene_framebuffer_ = 0, scene_color_ = 0, scene_depth_ = 0;
+  unsigned thickness_framebuffer_ = 0, thickness_ = 0;
+  unsigned depth_framebuffer_ = 0, raw_depth_ = 0, depth_buffer_ = 0;
+  unsigned smooth_framebuffers_[2] = {0, 0}, smooth_depth_[2] = {0, 0};
+  int smoothed_ = -1;  // which smooth_depth_ holds the result; -1: none (raw_depth_ is it)
+  unsigned blur_framebuffers_[2] = {0, 0}, blurred_thickness_[2] = {0, 0};  // [1] holds the result
+
+  // The floor and the tank, rebuilt when the box changes: floor quad (6 vertices), tank panes (4 sides, 24
+  // vertices) then edges (12 lines, 24 vertices).
+  unsigned box_vertex_array_ = 0, box_buffer_ = 0;
+  bool box_built_ = false;
+  Vec3f built_min_{}, built_max_{};
+};
+
+}  // namespace surge::render

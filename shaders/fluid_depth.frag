@@ -1,0 +1,20 @@
+#version 450 core
+// Depth pass: the nearest sphere surface per pixel, as a distance in front of the eye [m] into a float
+// texture (and the depth buffer, so nearer spheres win), for the smoothing and the composite.
+
+in vec3 v_center_eye;
+in float v_radius;  // [m]
+
+uniform mat4 u_projection;
+
+out float out_depth;  // [m] in front of the eye; the cleared 0 means no fluid
+
+void main() {
+  vec2 disc = vec2(2.0 * gl_PointCoord.x - 1.0, 1.0 - 2.0 * gl_PointCoord.y);
+  float r2 = dot(disc, disc);
+  if (r2 > 1.0) discard;
+  vec3 surface = v_center_eye + v_radius * vec3(disc, sqrt(1.0 - r2));
+  vec4 clip = u_projection * vec4(surface, 1.0);
+  gl_FragDepth = 0.5 * clip.z / clip.w + 0.5;
+  out_depth = -surface.z;
+}

@@ -1,0 +1,19 @@
+#version 450 core
+// Thickness pass: each sphere adds the length of the line of sight through it (its chord), blended
+// additively (van der Laan, Green & Sainz 2009, section 3.3). Spheres of radius half the spacing fill only
+// pi/6 of the volume the particles stand for, so the sum is scaled by u_fill_correction = 6/pi to read as
+// metres of water.
+
+in vec3 v_center_eye;
+in float v_radius;  // [m]
+
+uniform float u_fill_correction;
+
+out float out_thickness;  // [m]
+
+void main() {
+  vec2 disc = vec2(2.0 * gl_PointCoord.x - 1.0, 1.0 - 2.0 * gl_PointCoord.y);
+  float r2 = dot(disc, disc);
+  if (r2 > 1.0) discard;
+  out_thickness = u_fill_correction * 2.0 * v_radius * sqrt(1.0 - r2);
+}

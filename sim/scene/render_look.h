@@ -1,0 +1,40 @@
+// How a scene asks to be drawn: its [render] table (docs/scenes.md). Plain numbers, no OpenGL: the renderer
+// (render/fluid_surface.h) reads this struct, and its member initialisers are the defaults everywhere (the
+// scene loader, the docs, `surge run --render`, the viewer's panel).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "sim/core/parameter_spec.h"
+#include "sim/core/vec.h"
+
+namespace surge {
+
+// spheres: each particle a shaded sphere, coloured by a quantity (every solver). surface: the fluid as one
+// liquid surface (screen-space fluid rendering), with a floor, the tank as glass and a sky.
+enum class RenderStyle { spheres, surface };
+inline constexpr std::array<std::string_view, 2> kRenderStyleNames = {"spheres", "surface"};
+std::optional<RenderStyle> parse_render_style(std::string_view name);
+std::string_view render_style_name(RenderStyle style);
+
+struct RenderLook {
+  RenderStyle style = RenderStyle::spheres;
+  // Smoothing radius of the surface's depth, in particle radii; projected to pixels at each pixel's depth.
+  float filter_radius = 3.0f;
+  // The share of each of red, green and blue that is left after 1/absorption metres of water (Beer-Lambert):
+  // a blue-green, as a pool of clear water looks (exaggerated: a real tank this size would look colourless).
+  Vec3f color{0.40f, 0.75f, 0.90f};
+  float absorption = 4.0f;  // [1/m]: how fast `color` builds up with thickness
+  // How far what lies behind the water is shifted, in metres on screen per metre of water and unit tilt of
+  // the surface; about 1 - 1/1.33 for water (a thin-lens approximation, not a ray trace).
+  float refraction = 0.25f;
+  bool spray = true;  // isolated particles as small bright points
+  int line = 0;       // of the [render] table; 0 when the scene has none
+};
+
+std::span<const ParameterSpec<RenderLook>> render_parameter_specs();
+
+}  // namespace surge

@@ -1,0 +1,362 @@
+// The surface style (render/fluid_surface.h) draws what it should, measured on small offscreen images (Mesa
+// in CI): a ball of particles becomes one smooth disc, thicker water absorbs more, the scene behind shows
+// through and is shifted by refraction, isolated particles become bright points, and the glass tank does not
+// hide the water.
+#include "render/fluid_surface.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <numeric>
+#include <vector>
+
+#include "render/camera.h"
+#include "render/headless_gl_context.h"
+#include "render/offscreen_target.h"
+#include "render/particle_renderer.h"
+
+namespace surge::render {
+namespace {
+
+constexpr int kSize = 128;
+
+struct Picture {
+  std::vector<std::uint8_t> rgba;  // rows from the top
+  std::vector<float> raw_depth, smooth_depth, thickness;
+  float luminance(int x, int y) const {
+    const std::size_t k = (std::size_t(y) * kSize + std::size_t(x)) * 4;
+    return 0.2126f * rgba[k] + 0.7152f * rgba[k + 1] + 0.0722f * rgba[k + 2];
+  }
+  int channel(int x, int y, int c) const { return rgba[(std::size_t(y) * kSize + std::size_t(x)) * 4 + c]; }
+  float depth(const std::vector<float>& field, int x, int y) const {
+    return field[std::size_t(y) * kSize + std::size_t(x)];
+  }
+};
+
+// Particles on a cubic lattice of spacing 2r inside a ball of radius `radius` about `center`.
+std::vector<Vec4f> lattice_ball(Vec3f center, float radius, float r) {
+  std::vector<Vec4f> out;
+  const int n = int(std::ceil(radius / (2 * r)));
+  for (int i = -n; i <= n; ++i)
+    for (int j = -n; j <= n; ++j)
+      for (int k = -n; k <= n; ++k) {
+        const Vec3f offset{2 * r * float(i), 2 * r * float(j), 2 * r * float(k)};
+        if (length_squared(offset) <= radius * radius) out.push_back(make_vec4(center + offset, 0.0f));
+      }
+  return out;
+}
+
+// A box of particles of spacing 2r: nx by ny by nz of them from `corner` (the first particle's centre).
+std::vector<Vec4f> lattice_box(Vec3f corner, int nx, int ny, int nz, float r) {
+  std::vector<Vec4f> out;
+  for (int i = 0; i < nx; ++i)
+    for (int j = 0; j < ny; ++j)
+      for (int k = 0; k < nz; ++k)
+        out.push_back(make_vec4(corner + Vec3f{2 * r * float(i), 2 * r * float(j), 2 * r * float(k)}, 0.0f));
+  return out;
+}
+
+class FluidSurfaceTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { context_ = std::make_unique<HeadlessGlContext>(); }
+  static void TearDownTestSuite() { context_.reset(); }
+
+  void SetUp() override {
+    renderer_ = std::make_unique<ParticleRenderer>();
+    // Looking along +y at the origin from 1 m away: x is right, z is up in the image.
+    camera_.target = {0, 0, 0};
+    camera_.distance = 1.0f;
+    camera_.yaw_deg = 0.0f;
+    camera_.pitch_deg = 0.0f;
+    settings_.look.style = RenderStyle::surface;
+    settings_.particle_radius = kRadius;
+    settings_.show_color_bar = false;
+  }
+  void TearDown() override { renderer_.reset(); }
+
+  Picture render(const std::vector<Vec4f>& positions) {
+    renderer_->fluid().upload({positions.size(), positions.data(), nullptr});
+    OffscreenTarget target(kSize, kSize);
+    target.bind();
+    renderer_->draw(camera_, kSize, kSize, settings_);
+    const FluidSurface& surface = *renderer_->surface();
+    return {target.read_rgba(), surface.read_depth(false), surface.read_depth(true),
+            surface.read_thickness()};
+  }
+  // Pixels per metre at `distance` in front of the eye.
+  float pixels_per_m(float distance) const {
+    return 0.5f * float(kSize) / std::tan(0.5f * camera_.fov_y_deg * 3.14159265f / 180.0f) / distance;
+  }
+
+  static constexpr float kRadius = 0.02f;  // [m]
+  static std::unique_ptr<HeadlessGlContext> context_;
+  std::unique_ptr<ParticleRenderer> renderer_;
+  OrbitCamera camera_;
+  RenderSettings settings_;
+};
+std::unique_ptr<HeadlessGlContext> FluidSurfaceTest::context_;
+
+// The root mean square of the depth's second differences along x and y [m per px^2] over the pixels within
+// `fraction` of the disc's radius around the image centre.
+double second_difference_rms(const Picture& picture, const std::vector<float>& field, float disc_px,
+                             float fraction) {
+  double sum = 0;
+  long count = 0;
+  for (int y = 1; y < kSize - 1; ++y)
+    for (int x = 1; x < kSize - 1; ++x) {
+      if (std::hypot(x + 0.5f - kSize / 2, y + 0.5f - kSize / 2) > fraction * disc_px) continue;
+      const float c = picture.depth(field, x, y);
+      const double along_x = picture.depth(field, x - 1, y) + picture.depth(field, x + 1, y) - 2 * c;
+      const double along_y = picture.depth(field, x, y - 1) + picture.depth(field, x, y + 1) - 2 * c;
+      sum += along_x * along_x + along_y * along_y;
+      count += 2;
+    }
+  return std::sqrt(sum / double(std::max(count, 1L)));
+}
+
+// A ball of radius 0.24 m of particles of radius 0.02 m, 1 m away: its depth as spheres is bumpy where the
+// particles meet (dips of about a radius, a few pixels apart); smoothed, its second differences must be those
+// of a smooth ball, pixel^2 / R, to within a few times, and far below the spheres' bumps.
+TEST_F(FluidSurfaceTest, ABallOfParticlesIsOneSmoothDisc) {
+  // Seen off the lattice's axes: along an axis its rows of spheres line up and leave see-through gaps, which
+  // a fluid's particles never keep.
+  camera_.yaw_deg = 17.0f;
+  camera_.pitch_deg = 11.0f;
+  const float ball = 0.24f;
+  const Picture picture = render(lattice_ball({0, 0, 0}, ball, kRadius));
+  const float disc_px = (ball + kRadius) * pixels_per_m(1.0f);
+  // A smooth ball's depth z = sqrt(R^2 - x^2) has z'' = -1/R at its centre: pixel^2 / R per px^2, with the
+  // pixel's size at the ball's front.
+  const double pixel_m = 1.0 / pixels_per_m(1.0f - ball);
+  const double smooth_ball = pixel_m * pixel_m / ball;
+  const double raw = second_difference_rms(picture, picture.raw_depth, disc_px, 0.6f);
+  const double smoothed = second_difference_rms(picture, picture.smooth_depth, disc_px, 0.6f);
+  RecordProperty("raw_rms", std::to_string(raw));
+  RecordProperty("smoothed_rms", std::to_string(smoothed));
+  std::printf("second differences (RMS): spheres %.3g m/px^2, smoothed %.3g, a smooth ball %.3g\n", raw,
+              smoothed, smooth_ball);
+  EXPECT_LT(smoothed, 3.0 * smooth_ball) << "bumps left after smoothing";
+  EXPECT_GT(raw, 10.0 * smoothed) << "the spheres' bumps were not smoothed away";
+
+  // One disc: every pixel within 0.8 of its radius is water (no holes; the lattice's outline steps by a
+  // spacing, 15 % of the radius), none beyond 1.15 of it, and the water's pixels are one connected region.
+  int holes = 0, outside = 0, water = 0;
+  std::vector<int> label(std::size_t(kSize * kSize), 0);
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      const bool wet = picture.depth(picture.smooth_depth, x, y) > 0;
+      const float from_centre = std::hypot(x + 0.5f - kSize / 2, y + 0.5f - kSize / 2);
+      if (!wet && from_centre < 0.8f * disc_px) ++holes;
+      if (wet && from_centre > 1.15f * disc_px) ++outside;
+      water += wet;
+    }
+  EXPECT_EQ(holes, 0);
+  EXPECT_EQ(outside, 0) << "water beyond the disc";
+  std::vector<std::pair<int, int>> stack = {{kSize / 2, kSize / 2}};
+  int reached = 0;
+  while (!stack.empty()) {
+    const auto [x, y] = stack.back();
+    stack.pop_back();
+    if (x < 0 || y < 0 || x >= kSize || y >= kSize) continue;
+    int& seen = label[std::size_t(y * kSize + x)];
+    if (seen || picture.depth(picture.smooth_depth, x, y) <= 0) continue;
+    seen = 1;
+    ++reached;
+    stack.insert(stack.end(), {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}});
+  }
+  EXPECT_EQ(reached, water) << "the water is not one region";
+}
+
+// Two slabs side by side in front of the sky, 2 and 10 particles deep along the view: the thickness pass
+// reads their depths in metres, and the thick one is darker and further from the sky's colour behind it.
+TEST_F(FluidSurfaceTest, ThickerWaterAbsorbsMore) {
+  settings_.specular = 0.0f;
+  settings_.look.refraction = 0.0f;
+  settings_.look.absorption = 4.0f;
+  std::vector<Vec4f> particles = lattice_box({-0.26f, -0.2f, -0.14f}, 5, 2, 8, kRadius);
+  const std::vector<Vec4f> thick = lattice_box({0.1f, -0.2f, -0.14f}, 5, 10, 8, kRadius);
+  particles.insert(particles.end(), thick.begin(), thick.end());
+  const Picture picture = render(particles);
+  const Picture sky = render({});
+  // The slabs' centres: x = -0.18 and +0.18 m at the distance of their fronts.
+  const int row = kSize / 2;
+  const int thin_x = int(kSize / 2 - 0.18f * pixels_per_m(1.0f - 0.2f));
+  const int thick_x = int(kSize / 2 + 0.18f * pixels_per_m(1.0f - 0.2f));
+  const float thin_m = picture.depth(picture.thickness, thin_x, row);
+  const float thick_m = picture.depth(picture.thickness, thick_x, row);
+  std::printf("thickness: thin %.3f m (lattice 0.08), thick %.3f m (0.40)\n", thin_m, thick_m);
+  EXPECT_NEAR(thin_m, 0.08f, 0.03f);
+  EXPECT_NEAR(thick_m, 0.40f, 0.12f);
+  const auto tint = [&](int x) {  // distance from the sky behind, summed over the channels
+    int sum = 0;
+    for (int c = 0; c < 3; ++c) sum += std::abs(picture.channel(x, row, c) - sky.channel(x, row, c));
+    return sum;
+  };
+  std::printf("luminance: sky %.1f, thin %.1f, thick %.1f; tint: thin %d, thick %d\n",
+              sky.luminance(thin_x, row), picture.luminance(thin_x, row), picture.luminance(thick_x, row),
+              tint(thin_x), tint(thick_x));
+  EXPECT_GT(tint(thin_x), 10) << "thin water is not tinted at all";
+  EXPECT_GT(tint(thick_x), tint(thin_x) + 60);
+  EXPECT_LT(picture.luminance(thick_x, row), picture.luminance(thin_x, row) - 25.0f);
+  // Red goes first (water's colour is blue-green): the thick slab's red falls furthest below its blue.
+  EXPECT_GT(picture.channel(thick_x, row, 2) - picture.channel(thick_x, row, 0),
+            picture.channel(thin_x, row, 2) - picture.channel(thin_x, row, 0));
+}
+
+// Normalised cross-correlation of the luminance of two pictures over the pixels within `radius_px` of the
+// image centre: 1 where one is a brightened or darkened copy of the other, near 0 where they are unrelated.
+double correlation(const Picture& a, const Picture& b, float radius_px) {
+  std::vector<double> u, v;
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x)
+      if (std::hypot(x + 0.5f - kSize / 2, y + 0.5f - kSize / 2) < radius_px)
+        u.push_back(a.luminance(x, y)), v.push_back(b.luminance(x, y));
+  const double mu = std::accumulate(u.begin(), u.end(), 0.0) / double(u.size());
+  const double mv = std::accumulate(v.begin(), v.end(), 0.0) / double(v.size());
+  double uv = 0, uu = 0, vv = 0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    uv += (u[i] - mu) * (v[i] - mv);
+    uu += (u[i] - mu) * (u[i] - mu);
+    vv += (v[i] - mv) * (v[i] - mv);
+  }
+  return uv / std::sqrt(uu * vv + 1e-12);
+}
+
+double luminance_spread(const Picture& picture, float radius_px) {
+  double sum = 0, squares = 0;
+  long count = 0;
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x)
+      if (std::hypot(x + 0.5f - kSize / 2, y + 0.5f - kSize / 2) < radius_px) {
+        const double l = picture.luminance(x, y);
+        sum += l, squares += l * l, ++count;
+      }
+  const double mean = sum / double(count);
+  return std::sqrt(std::max(squares / double(count) - mean * mean, 0.0));
+}
+
+// Looking down through a ball of water at the floor's grid: without refraction the grid shows through in
+// place (tinted: correlation with the bare floor near 1); with it the grid is still seen (its contrast
+// stays) but shifted (correlation drops).
+TEST_F(FluidSurfaceTest, TheFloorShowsThroughAndRefractionShiftsIt) {
+  camera_.pitch_deg = 89.0f;
+  settings_.has_box = true;
+  settings_.box_min = {-0.5f, -0.5f, -0.35f};
+  settings_.box_max = {0.5f, 0.5f, 0.3f};
+  settings_.show_tank = false;
+  settings_.grid_spacing = 0.05f;
+  settings_.specular = 0.0f;
+  settings_.look.absorption = 1.0f;
+  const float ball = 0.2f;
+  const std::vector<Vec4f> water = lattice_ball({0, 0, 0}, ball, kRadius);
+  const Picture floor = render({});
+  const float region_px = 0.5f * ball * pixels_per_m(1.0f - ball);
+  const double floor_spread = luminance_spread(floor, region_px);
+  ASSERT_GT(floor_spread, 10.0) << "no grid under the ball to see";
+  settings_.look.refraction = 0.0f;
+  const Picture straight = render(water);
+  settings_.look.refraction = RenderLook{}.refraction;
+  const Picture refracted = render(water);
+  const double straight_match = correlation(straight, floor, region_px);
+  const double refracted_match = correlation(refracted, floor, region_px);
+  const double refracted_spread = luminance_spread(refracted, region_px);
+  std::printf("correlation with the bare floor: refraction 0: %.3f, default: %.3f; contrast %.1f of %.1f\n",
+              straight_match, refracted_match, refracted_spread, floor_spread);
+  EXPECT_GT(straight_match, 0.9) << "the floor does not show through the water in place";
+  EXPECT_LT(refracted_match, straight_match - 0.3) << "refraction did not shift the floor";
+  EXPECT_GT(refracted_spread, 0.3 * floor_spread) << "the grid is no longer seen through the water";
+}
+
+// Three lone particles over the floor, beside a block of water: each lone one is a bright point and no part
+// of the surface; none of the block's particles, its rim included, is spray. With spray off, a lone particle
+// is a drop of surface.
+TEST_F(FluidSurfaceTest, IsolatedParticlesAreBrightPoints) {
+  camera_.pitch_deg = 30.0f;
+  settings_.has_box = true;
+  settings_.box_min = {-0.6f, -0.6f, -0.5f};
+  settings_.box_max = {0.6f, 0.6f, 0.4f};
+  settings_.show_tank = false;
+  settings_.specular = 0.0f;
+  std::vector<Vec4f> particles = lattice_box({0.05f, -0.1f, -0.1f}, 6, 6, 6, kRadius);
+  const std::vector<Vec4f> lone = {{-0.3f, 0, 0.1f, 0}, {-0.2f, 0, -0.15f, 0}, {-0.1f, 0, 0.2f, 0}};
+  particles.insert(particles.end(), lone.begin(), lone.end());
+  const Picture picture = render(particles);
+  const Picture floor = render({});
+  const Mat4 clip_from_world = camera_.projection(1.0f) * camera_.view();
+  const auto pixel_of = [&](Vec4f p) {
+    const Vec4 clip = clip_from_world * Vec4{p.x, p.y, p.z, 1.0f};
+    return std::pair{int((clip.x / clip.w * 0.5f + 0.5f) * kSize),
+                     int((0.5f - 0.5f * clip.y / clip.w) * kSize)};
+  };
+  for (const Vec4f& p : lone) {
+    const auto [x, y] = pixel_of(p);
+    for (int c = 0; c < 3; ++c) {
+      EXPECT_GE(picture.channel(x, y, c), 235) << "a lone particle at " << x << "," << y << " is not bright";
+    }
+    EXPECT_LT(floor.luminance(x, y), 215.0f) << "the background there is too bright to tell";
+    EXPECT_EQ(picture.depth(picture.raw_depth, x, y), 0.0f) << "a lone particle is part of the surface";
+  }
+  // Nothing else is spray: the block's rim, whose particles are seen grazing (little water through their
+  // centres), has water beside it.
+  int other_bright = 0;
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      bool near_lone = false;
+      for (const Vec4f& p : lone) {
+        const auto [lx, ly] = pixel_of(p);
+        near_lone = near_lone || std::hypot(float(x - lx), float(y - ly)) < 5.0f;
+      }
+      bool bright = true;
+      for (int c = 0; c < 3; ++c) bright = bright && picture.channel(x, y, c) >= 235;
+      other_bright += !near_lone && bright;
+    }
+  EXPECT_LT(other_bright, 3) << "the block's particles are drawn as spray";
+  const auto [bx, by] = pixel_of({0.15f, -0.1f, 0.0f, 0});
+  EXPECT_GT(picture.depth(picture.raw_depth, bx, by), 0.0f) << "the block is not surface";
+  EXPECT_LT(picture.luminance(bx, by), 230.0f) << "the block is drawn as spray";
+
+  settings_.look.spray = false;
+  const Picture no_spray = render(particles);
+  const auto [x, y] = pixel_of(lone[0]);
+  EXPECT_GT(no_spray.depth(no_spray.raw_depth, x, y), 0.0f) << "without spray, a lone particle is surface";
+}
+
+// A ball of water in the tank, seen through its front pane: the water is still there, pixel for pixel,
+// only slightly tinted; and the tank is drawn (its edges show where there is no water).
+TEST_F(FluidSurfaceTest, TheGlassTankDoesNotHideTheWater) {
+  camera_.pitch_deg = 20.0f;
+  settings_.has_box = true;
+  settings_.box_min = {-0.3f, -0.3f, -0.3f};
+  settings_.box_max = {0.3f, 0.3f, 0.3f};
+  settings_.specular = 0.0f;
+  const std::vector<Vec4f> water = lattice_ball({0, 0, -0.08f}, 0.2f, kRadius);
+  settings_.show_tank = false;
+  const Picture bare = render({}), open = render(water);
+  settings_.show_tank = true;
+  const Picture tank = render({}), glass = render(water);
+  const auto differs = [](const Picture& a, const Picture& b, int x, int y, int by) {
+    int sum = 0;
+    for (int c = 0; c < 3; ++c) sum += std::abs(a.channel(x, y, c) - b.channel(x, y, c));
+    return sum > by;
+  };
+  int water_open = 0, water_in_glass = 0, tank_pixels = 0, much_changed = 0;
+  for (int y = 0; y < kSize; ++y)
+    for (int x = 0; x < kSize; ++x) {
+      const bool wet = open.depth(open.smooth_depth, x, y) > 0;
+      water_open += wet && differs(open, bare, x, y, 30);
+      water_in_glass += wet && differs(glass, tank, x, y, 30);
+      tank_pixels += !wet && differs(tank, bare, x, y, 30);
+      much_changed += wet && differs(glass, open, x, y, 60);
+    }
+  std::printf("water pixels: open %d, in the tank %d; tank pixels %d; water changed by > 60: %d\n",
+              water_open, water_in_glass, tank_pixels, much_changed);
+  ASSERT_GT(water_open, 2000);
+  EXPECT_GE(water_in_glass, 0.97 * water_open) << "the glass hides water";
+  EXPECT_GT(tank_pixels, 100) << "no tank drawn";
+  EXPECT_LT(much_changed, 0.05 * water_open) << "the glass changes the water's colour too much";
+}
+
+}  // namespace
+}  // namespace surge::render

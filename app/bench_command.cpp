@@ -14,6 +14,7 @@
 #include "app/exit_codes.h"
 #include "app/figure_report.h"
 #include "app/machine_info.h"
+#include "app/ranks_command.h"
 #include "app/svg_rasterizer.h"
 #include "sim/core/gpu_info.h"
 #include "sim/io/exporters.h"
@@ -192,6 +193,8 @@ BenchFrames print_frame_bench(const FrameBenchResult& result, const RenderOption
 #endif
 
 int run_bench(const BenchOptions& options) {
+  // Under mpirun with several ranks: the slabs' benchmark (halo, exchange, imbalance, efficiency).
+  if (launched_on_several_ranks()) return run_bench_on_ranks(options);
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
   RenderOptions look = options.look;

@@ -11,6 +11,7 @@
 #include "app/frame_writer.h"
 #include "app/interrupts.h"
 #include "app/progress.h"
+#include "app/ranks_command.h"
 #include "app/run_checkpoints.h"
 #include "app/run_summary.h"
 #include "sim/io/gauge_recorder.h"
@@ -156,6 +157,8 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
 }
 
 int run_scene(const RunOptions& options) {
+  // Under mpirun with several ranks: the scene split into slabs over them (app/ranks_command.h).
+  if (launched_on_several_ranks()) return run_scene_on_ranks(options);
   // From here a Ctrl-C ends the run cleanly after the step in flight (app/interrupts.h); during setup it
   // takes effect before the first step.
   install_interrupt_handlers();

@@ -30,3 +30,16 @@ if(SURGE_ASSIMP)
   endif()
 endif()
 message(STATUS "Mesh import (assimp): ${SURGE_HAVE_ASSIMP}")
+
+# Several processes (sim/distributed/, docs/multi-rank.md) through MPI: optional like assimp, so the GPU
+# machine without Debian's libopenmpi-dev still builds; there a run under mpirun with several ranks is
+# refused with a message that says this build has no MPI.
+option(SURGE_MPI "Run over several processes with MPI when it is found" ON)
+set(SURGE_HAVE_MPI OFF)
+if(SURGE_MPI)
+  find_package(MPI QUIET COMPONENTS CXX)
+  if(MPI_CXX_FOUND)
+    set(SURGE_HAVE_MPI ON)
+  endif()
+endif()
+message(STATUS "Several processes (MPI): ${SURGE_HAVE_MPI}")

@@ -19,6 +19,9 @@ packages=(
   librsvg2-bin fonts-dejavu-core  # rsvg-convert draws the PNG of `surge validate` plots from their SVG
   # The Python module (pybind11, the DLPack header) and its tests (NumPy, pytest).
   python3-dev python3-pybind11 python3-numpy python3-pytest libdlpack-dev
+  # Several processes (mpirun -np N surge run; docs/multi-rank.md): OpenMPI's headers and its launcher.
+  # Optional: without them Surge builds, and a run on several ranks says this build has no MPI.
+  libopenmpi-dev openmpi-bin
   libassimp-dev  # reads solids' mesh files (OBJ, STL); optional: without it Surge builds, and says so when asked for a mesh
   # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes (libclang-rt, only recommended by
   # clang), and LLVM's OpenMP, which clang links (g++ uses libgomp). scripts/sanitize.sh needs only g++.

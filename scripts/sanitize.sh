@@ -33,11 +33,13 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Sanitize \
 targets=(sim_tests)
 # The CLI tests and scenes_doc_up_to_date carry the label cli; cli_tests_NOT_BUILT is the stand-in CTest
 # runs (and fails) for a test binary not built.
-ctest_scope=(-LE cli)
+# The rank tests (label mpi) are left out always: OpenMPI's runtime keeps allocations until exit, which
+# LeakSanitizer would report as Surge's; the Release suite (scripts/test.sh) runs them.
+ctest_scope=(-LE 'cli|mpi')
 not_built='^cli_tests_NOT_BUILT$'
 if [[ "${SANITIZE_ALL:-0}" == 1 ]]; then
   targets+=(cli_tests surge)
-  ctest_scope=()
+  ctest_scope=(-LE mpi)
   not_built='^$'
 fi
 cmake --build "$build" --parallel "$(nproc)" --target "${targets[@]}"

@@ -26,7 +26,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/max_keys.h"
@@ -258,6 +260,21 @@ class WcsphSolver : public FluidSolver<Exec> {
   std::string variant_name() const { return force_pass_ == ForcePass::split ? "split force pass" : ""; }
   bool continuity_density() const { return continuity_; }
 
+  // Several processes (sim/distributed/): a host function run after the force pass and before the time
+  // step is chosen, given this step's maxima and accelerations, so that a rank can replace the maxima by
+  // those of its own particles over every rank and all ranks take the same step. Unset, as in one process,
+  // the step is what it always was; a device executor never runs it (a device transport would reduce the
+  // maxima where they are).
+  using MaximaHook =
+      std::function<void(unsigned long long* maxima, const ParticleAcceleration* acceleration)>;
+  void set_maxima_hook(MaximaHook hook) { maxima_hook_ = std::move(hook); }
+  // The step's bookkeeping where the host can write it (a host executor only): a driver that hands the
+  // solver a new set of particles between steps sets the active count with them.
+  WcsphStepState& host_step_state() {
+    static_assert(!Exec::kOnDevice, "the step state is on the device");
+    return state_.front();
+  }
+
   template <typename Kernel>
   void step(const Kernel& kernel) {
     Exec& exec = fluid_.exec;
@@ -295,6 +312,9 @@ class WcsphSolver : public FluidSolver<Exec> {
     exec.end();
 
     exec.begin(Stage::other);
+    if constexpr (!Exec::kOnDevice) {
+      if (maxima_hook_) maxima_hook_(state_.front().maxima, acceleration_.data());
+    }
     choose_time_step();
     exec.end();
 
@@ -606,6 +626,7 @@ class WcsphSolver : public FluidSolver<Exec> {
   Buffer<Vec4f> verlet_before_;
   Buffer<WcsphStepState> state_;                                        // one entry
   Buffer<std::uint32_t> near_wall_, near_wall_list_, near_wall_count_;  // the split force pass's
+  MaximaHook maxima_hook_;                                              // host executors, several ranks
 };
 
 }  // namespace surge

@@ -1,0 +1,291 @@
+#include "app/ranks_command.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/backend_choice.h"
+#include "app/exit_codes.h"
+#include "sim/distributed/communicator.h"
+#include "sim/distributed/distributed_wcsph.h"
+#include "sim/distributed/parallel_vtk.h"
+#include "sim/io/exporters.h"
+#include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
+
+namespace surge::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+[[noreturn]] void refuse(const std::string& feature) {
+  throw InputError(feature +
+                   " cannot run over several ranks yet (docs/multi-rank.md): run it as one process");
+}
+
+// What every command on ranks refuses, from the scene and the backend asked for.
+void refuse_scene_for_ranks(const Scene& scene, const std::string& backend, const std::string& mode) {
+  if (scene.solver != SolverKind::wcsph)
+    refuse(std::string("solver ") + solver_name(scene.solver) + " (only wcsph runs on several ranks)");
+  if (!scene.gauges.empty()) refuse("[[gauge]]s");
+  if (backend == "gpu")
+    refuse("--backend gpu (one GPU per rank through NCCL is not built; use --backend cpu)");
+  if (!mode.empty() && mode != "cpu") refuse("--mode " + mode);
+}
+
+std::unique_ptr<Communicator> open_world() {
+  try {
+    return world_communicator();
+  } catch (const std::runtime_error& e) {
+    throw InputError(e.what());
+  }
+}
+
+std::unique_ptr<DistributedWcsph> start_ranks(Communicator& world, const SphSetup& setup,
+                                              int rebalance_every) {
+  try {
+    return std::make_unique<DistributedWcsph>(world, setup,
+                                              DistributedOptions{.rebalance_every = rebalance_every});
+  } catch (const std::invalid_argument& e) {
+    throw InputError(e.what());
+  }
+}
+
+// A non-negative double's bits order like the double: its maximum over the ranks through the integer one.
+double max_over_ranks(Communicator& world, double value) {
+  unsigned long long bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  world.max(std::span<unsigned long long>(&bits, 1));
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+double sum_over_ranks(Communicator& world, double value) {
+  world.sum(std::span<double>(&value, 1));
+  return value;
+}
+
+// Owned counts: total, and the imbalance max / mean (1 is perfect balance).
+struct Balance {
+  double total = 0, imbalance = 1;
+};
+Balance balance(Communicator& world, const DistributedWcsph& ranks) {
+  const double owned = double(ranks.owned_count());
+  Balance b;
+  b.total = sum_over_ranks(world, owned);
+  const double mean = b.total / world.size();
+  b.imbalance = mean > 0 ? max_over_ranks(world, owned) / mean : 1.0;
+  return b;
+}
+
+std::string cuts_text(const SlabDecomposition& slabs) {
+  std::ostringstream text;
+  text << "xyz"[slabs.axis] << " =";
+  for (float cut : slabs.cuts) text << ' ' << std::setprecision(4) << cut;
+  return text.str();
+}
+
+// The exchange's figures over `steps` steps, from the figures' totals at the start and at the end.
+struct ExchangeReport {
+  double halo_bytes_per_step = 0;   // sent by all ranks together
+  double exchange_ms_per_step = 0;  // the slowest rank's halo, migration and collectives
+  double compute_ms_per_step = 0;   // the slowest rank's solver work
+  double migrated = 0;              // particles, all ranks
+  long long cut_moves = 0;
+};
+ExchangeReport exchange_report(Communicator& world, const DistributedFigures& start,
+                               const DistributedFigures& end, long steps) {
+  ExchangeReport r;
+  const double per_step = steps > 0 ? 1.0 / double(steps) : 0.0;
+  r.halo_bytes_per_step =
+      sum_over_ranks(world, double(end.total_halo_bytes - start.total_halo_bytes)) * per_step;
+  r.exchange_ms_per_step =
+      max_over_ranks(world, end.total_exchange_seconds - start.total_exchange_seconds) * per_step * 1e3;
+  r.compute_ms_per_step =
+      max_over_ranks(world, end.total_step_seconds - start.total_step_seconds) * per_step * 1e3;
+  r.migrated = sum_over_ranks(world, double(end.total_migrated - start.total_migrated));
+  r.cut_moves = end.rebalances - start.rebalances;  // the same on every rank
+  return r;
+}
+
+void print_exchange(std::ostream& out, const ExchangeReport& r, const Balance& b) {
+  out << "  halo:           " << std::fixed << std::setprecision(1) << r.halo_bytes_per_step / 1e3
+      << " kB/step sent (all ranks)\n"
+      << "  exchange:       " << std::setprecision(3) << r.exchange_ms_per_step
+      << " ms/step (slowest rank: halo, migration, collectives)\n"
+      << "  compute:        " << r.compute_ms_per_step << " ms/step (slowest rank's solver)\n"
+      << "  migration:      " << std::setprecision(0) << r.migrated << " particles, " << r.cut_moves
+      << " load balances moved the cuts\n"
+      << "  imbalance:      " << std::setprecision(3) << b.imbalance << " (max / mean owned particles)\n";
+  out.unsetf(std::ios::floatfield);
+}
+
+}  // namespace
+
+bool launched_on_several_ranks() {
+  return launcher_rank_count() > 1;
+}
+
+int run_scene_on_ranks(const RunOptions& options) {
+  if (!mpi_built()) open_world();  // says that this build has no MPI, before any other complaint
+  Scene scene = load_scene(options.scene_path);
+  apply_solver_override(scene, options.solver);
+  refuse_scene_for_ranks(scene, options.backend, options.mode);
+  if (options.checkpoint_every > 0 || options.checkpoint_every_time_s > 0 || !options.checkpoint_path.empty())
+    refuse("checkpoints (--checkpoint, --checkpoint-every, --checkpoint-every-time)");
+  if (!options.resume_path.empty()) refuse("--resume");
+  if (options.render.writes_frames()) refuse("--render and --video");
+  if (options.every_time_s > 0 || (options.every < 0 && scene.every_time > 0))
+    refuse("frames every T seconds (--every-time, output.every_time; use --every)");
+  const std::vector<std::string> formats = options.formats.empty() ? scene.formats : options.formats;
+  for (const std::string& format : formats)
+    if (format != "vtk") refuse("the '" + format + "' export (only vtk, as a .pvtp series)");
+  const int every = options.every >= 0 ? options.every : scene.every;
+  const std::filesystem::path out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
+
+  const SphSetup setup = build_setup(scene, options.particles);
+  std::unique_ptr<Communicator> world = open_world();
+  std::unique_ptr<DistributedWcsph> ranks = start_ranks(*world, setup, 50);
+  const bool root = world->rank() == 0;
+  const bool frames = every > 0 && !formats.empty();
+  std::ostream& out = std::cout;
+
+  if (root) {
+    out << "backend: cpu, " << world->name() << ", slabs along " << cuts_text(ranks->slabs()) << '\n';
+    if (frames)
+      out << "output: " << (out_dir / (scene.name + ".pvd")).string() << " (a .pvtp every " << every
+          << " steps, one piece per rank)\n";
+    out << std::flush;
+  }
+  if (frames && root) {
+    std::filesystem::create_directories(out_dir);
+    remove_parallel_series(out_dir, scene.name);
+  }
+  world->barrier();  // the directory exists and is clean before any rank writes into it
+
+  std::vector<std::pair<double, std::string>> series;
+  const auto write_frame = [&] {
+    const int frame = int(series.size());
+    write_vtp(out_dir / piece_file_name(scene.name, frame, world->rank()), ranks->owned_frame());
+    world->barrier();  // every piece is on disk before the .pvtp names it
+    series.emplace_back(ranks->status().time_s, parallel_frame_file_name(scene.name, frame));
+    if (!root) return;
+    std::vector<std::string> pieces;
+    for (int r = 0; r < world->size(); ++r) pieces.push_back(piece_file_name(scene.name, frame, r));
+    write_pvtp(out_dir / series.back().second, pieces);
+    write_parallel_pvd(out_dir / (scene.name + ".pvd"), series);
+  };
+
+  const long max_steps = options.steps;
+  const double end_time = options.time_s > 0 ? options.time_s : double(scene.end_time);
+  const auto reached = [&](const StepStatus& s) {
+    return max_steps > 0 ? s.step >= max_steps : s.time_s >= end_time;
+  };
+  const Clock::time_point start = Clock::now();
+  if (frames) write_frame();
+  StepStatus status = ranks->status();
+  while (!reached(status)) {
+    ranks->step();
+    status = ranks->status();
+    if (status.instability != Instability::none) {
+      if (root) std::cerr << "unstable: " << status.diagnosis() << '\n';
+      return kExitUnstable;
+    }
+    if (frames && status.step % every == 0) write_frame();
+  }
+  const double wall_s = max_over_ranks(*world, seconds_since(start));
+  const Balance b = balance(*world, *ranks);
+  const ExchangeReport report = exchange_report(*world, DistributedFigures{}, ranks->figures(), status.step);
+  if (root) {
+    out << "summary: " << scene.name << " on " << world->name() << '\n'
+        << "  particles:      " << std::setprecision(0) << std::fixed << b.total << " fluid, "
+        << setup.boundary.size() << " wall (every rank keeps all walls)\n";
+    out.unsetf(std::ios::floatfield);
+    out << "  steps:          " << status.step << ", simulated " << status.time_s << " s in " << wall_s
+        << " s\n";
+    print_exchange(out, report, b);
+    out << "  cuts at end:    " << cuts_text(ranks->slabs()) << '\n';
+    if (frames)
+      out << "  frames:         " << series.size() << ": " << (out_dir / (scene.name + ".pvd")).string()
+          << '\n';
+    out << std::flush;
+  }
+  return kExitSuccess;
+}
+
+int run_bench_on_ranks(const BenchOptions& options) {
+  if (!mpi_built()) open_world();
+  Scene scene = load_scene(options.scene_path);
+  apply_solver_override(scene, options.solver);
+  refuse_scene_for_ranks(scene, options.backend, options.modes.empty() ? "" : options.modes.front());
+  if (options.particles.size() > 1) refuse("several --particles counts in one bench");
+  if (!options.json_path.empty() || !options.plot_path.empty()) refuse("--json and --plot");
+  if (options.render) refuse("--render");
+  const SphSetup setup = build_setup(scene, options.particles.empty() ? 0 : options.particles.front());
+  std::unique_ptr<Communicator> world = open_world();
+  const bool root = world->rank() == 0;
+
+  // The one-process time on rank 0 alone (the others wait), for the parallel efficiency: the same steps,
+  // the same threads per process.
+  double one_process_s = 0;
+  if (root) {
+    TransferLedger ledger;
+    CpuExecutor exec(ledger);
+    WcsphSolver<CpuExecutor> one(exec, setup);
+    for (long s = 0; s < options.warmup; ++s) one.step();
+    const Clock::time_point start = Clock::now();
+    for (long s = 0; s < options.steps; ++s) one.step();
+    one_process_s = seconds_since(start);
+    if (one.status().instability != Instability::none)
+      throw std::runtime_error("unstable: " + one.status().diagnosis());
+  }
+  world->barrier();
+
+  std::unique_ptr<DistributedWcsph> ranks = start_ranks(*world, setup, 50);
+  for (long s = 0; s < options.warmup; ++s) ranks->step();
+  const DistributedFigures before = ranks->figures();
+  world->barrier();
+  const Clock::time_point start = Clock::now();
+  for (long s = 0; s < options.steps; ++s) ranks->step();
+  world->barrier();
+  const double ranks_s = seconds_since(start);
+  const StepStatus status = ranks->status();
+  if (status.instability != Instability::none) {
+    if (root) std::cerr << "unstable: " << status.diagnosis() << '\n';
+    return kExitUnstable;
+  }
+  const Balance b = balance(*world, *ranks);
+  const ExchangeReport report = exchange_report(*world, before, ranks->figures(), options.steps);
+  if (root) {
+    const double efficiency = one_process_s / (double(world->size()) * ranks_s);
+    std::cout << "bench: " << scene.name << ", " << std::fixed << std::setprecision(0) << b.total
+              << " fluid particles, cpu, " << world->name() << ", " << options.steps << " steps after "
+              << options.warmup << " warm-up\n"
+              << std::setprecision(3) << "  one process:    " << one_process_s / double(options.steps) * 1e3
+              << " ms/step\n"
+              << "  " << world->size() << " ranks:        " << ranks_s / double(options.steps) * 1e3
+              << " ms/step, " << std::setprecision(3) << b.total * double(options.steps) / ranks_s / 1e6
+              << " M particle-steps/s\n";
+    print_exchange(std::cout, report, b);
+    std::cout << std::fixed << std::setprecision(2) << "  efficiency:     " << efficiency
+              << " (one-process time / (ranks x time on ranks); threads per rank: OMP_NUM_THREADS)\n";
+    std::cout.unsetf(std::ios::floatfield);
+    std::cout << std::flush;
+  }
+  return kExitSuccess;
+}
+
+}  // namespace surge::app

@@ -1,0 +1,95 @@
+# `surge run` and `surge bench` under mpirun -np 2, as the README shows them: the .pvtp series reads back
+# (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
+# a one-process run), a feature the ranks cannot share is refused by name with exit 2, and the bench
+# reports its figures. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
+# -DSURGE=... -DMPIEXEC=... (empty without MPI) -DSOURCE_DIR=... -DWORK=...
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+set(scene ${SOURCE_DIR}/scenes/dam_break.toml)
+
+function(expect_contains text part what)
+  string(FIND "${text}" "${part}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${what}: '${part}' not in:\n${text}")
+  endif()
+endfunction()
+
+if(NOT MPIEXEC)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env OMPI_COMM_WORLD_SIZE=2 ${SURGE} run ${scene} --steps 2
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "2 ranks in a build without MPI: exit ${rc}, expected 2\n${out}\n${err}")
+  endif()
+  expect_contains("${err}" "this build of surge has no MPI" "2 ranks in a build without MPI")
+  return()
+endif()
+
+set(mpirun ${MPIEXEC} -np 2 --oversubscribe)
+
+# The one-process count to compare with.
+execute_process(COMMAND ${SURGE} run ${scene} --backend cpu --steps 1 --every 1 --out ${WORK}/one --quiet
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "one process: exit ${rc}\n${out}\n${err}")
+endif()
+file(READ ${WORK}/one/dam_break_000000.vtp header LIMIT 4000)
+string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+set(particles ${CMAKE_MATCH_1})
+
+execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --steps 60 --every 30 --out ${WORK}/ranks
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun -np 2 surge run: exit ${rc}\n${out}\n${err}")
+endif()
+expect_contains("${out}" "MPI (2 ranks)" "run on 2 ranks")
+expect_contains("${out}" "imbalance:" "run on 2 ranks")
+
+file(READ ${WORK}/ranks/dam_break.pvd pvd)
+string(REGEX MATCHALL "file=\"[^\"]+\"" entries "${pvd}")
+list(LENGTH entries frames)
+if(NOT frames EQUAL 3)
+  message(FATAL_ERROR "the .pvd lists ${frames} frames, expected 3 (steps 0, 30, 60):\n${pvd}")
+endif()
+foreach(entry IN LISTS entries)
+  string(REGEX REPLACE "file=\"([^\"]+)\"" "\\1" pvtp "${entry}")
+  file(READ ${WORK}/ranks/${pvtp} parallel)
+  string(REGEX MATCHALL "Piece Source=\"[^\"]+\"" pieces "${parallel}")
+  list(LENGTH pieces piece_count)
+  if(NOT piece_count EQUAL 2)
+    message(FATAL_ERROR "${pvtp} names ${piece_count} pieces, expected one per rank:\n${parallel}")
+  endif()
+  set(total 0)
+  foreach(piece IN LISTS pieces)
+    string(REGEX REPLACE "Piece Source=\"([^\"]+)\"" "\\1" file "${piece}")
+    file(READ ${WORK}/ranks/${file} header LIMIT 4000)
+    string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+    if(NOT found OR CMAKE_MATCH_1 EQUAL 0)
+      message(FATAL_ERROR "${file}: no particles (each rank owns a slab of the column)")
+    endif()
+    math(EXPR total "${total} + ${CMAKE_MATCH_1}")
+  endforeach()
+  if(NOT total EQUAL particles)
+    message(FATAL_ERROR "${pvtp}: its pieces hold ${total} particles, one process ${particles}")
+  endif()
+endforeach()
+
+# A feature the ranks cannot share: refused by name before any step, exit 2, nothing written.
+execute_process(COMMAND ${mpirun} ${SURGE} run ${SOURCE_DIR}/scenes/fountain.toml --steps 2 --out ${WORK}/refused
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "an emitter on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
+endif()
+expect_contains("${err}" "error: an [[emitter]] cannot run over several ranks" "an emitter on 2 ranks")
+if(EXISTS ${WORK}/refused)
+  message(FATAL_ERROR "a refused run created its output directory")
+endif()
+
+execute_process(COMMAND ${mpirun} ${SURGE} bench ${scene} --steps 10 --warmup 2 --particles 2000
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun -np 2 surge bench: exit ${rc}\n${out}\n${err}")
+endif()
+foreach(figure "halo:" "exchange:" "imbalance:" "efficiency:")
+  expect_contains("${out}" "${figure}" "bench on 2 ranks")
+endforeach()
+message(STATUS "${out}")

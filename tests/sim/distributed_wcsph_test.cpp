@@ -1,0 +1,105 @@
+// The slab decomposition and the distributed WCSPH driver in one process (SingleProcess transport, no MPI
+// needed): cuts that balance, owners across cuts, the features refused by name, and the driver over one
+// rank giving the ordinary solver's particles bit for bit (it hands the solver back its own particles in
+// its own order, so every sum runs as before). Several ranks: tests/distributed/mpi_ranks_test.cpp.
+#include "sim/distributed/distributed_wcsph.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
+
+namespace surge {
+namespace {
+
+TEST(SlabDecomposition, OwnersAcrossCutsAndUnboundedOuterSlabs) {
+  SlabDecomposition slabs;
+  slabs.cuts = {1.0f, 2.0f, 2.0f, 3.0f};  // rank 2's slab is empty
+  EXPECT_EQ(slabs.ranks(), 5);
+  EXPECT_EQ(slabs.owner(-100.0f), 0);
+  EXPECT_EQ(slabs.owner(0.999f), 0);
+  EXPECT_EQ(slabs.owner(1.0f), 1);  // a cut belongs to the slab above it
+  EXPECT_EQ(slabs.owner(2.0f), 3);
+  EXPECT_EQ(slabs.owner(2.5f), 3);
+  EXPECT_EQ(slabs.owner(1e9f), 4);
+  EXPECT_EQ(slabs.slab_min(0), -std::numeric_limits<float>::infinity());
+  EXPECT_EQ(slabs.slab_max(4), std::numeric_limits<float>::infinity());
+  EXPECT_EQ(slabs.slab_min(3), 2.0f);
+  EXPECT_EQ(slabs.slab_max(3), 3.0f);
+}
+
+TEST(SlabDecomposition, LongestAxis) {
+  EXPECT_EQ(longest_axis({0, 0, 0}, {0.584f, 0.146f, 0.6f}), 2);
+  EXPECT_EQ(longest_axis({0, 0, 0}, {3, 1, 2}), 0);
+  EXPECT_EQ(longest_axis({0, -5, 0}, {3, 1, 2}), 1);
+}
+
+TEST(SlabDecomposition, BalancedCutsSplitTheCountsEvenly) {
+  // 1000 particles crowded into the left fifth of [0, 10), 100 spread over the rest.
+  std::vector<Vec4f> positions;
+  for (int k = 0; k < 1000; ++k) positions.push_back({2.0f * (k + 0.5f) / 1000.0f, 0, 0, 0});
+  for (int k = 0; k < 100; ++k) positions.push_back({2.0f + 8.0f * (k + 0.5f) / 100.0f, 0, 0, 0});
+  const std::vector<long long> counts = axis_histogram(positions, 0, 0.0f, 10.0f, 1000);
+  long long total = 0;
+  for (long long c : counts) total += c;
+  ASSERT_EQ(total, 1100);
+  SlabDecomposition slabs;
+  slabs.cuts = balanced_cuts(counts, 0.0f, 10.0f, 4);
+  ASSERT_EQ(slabs.cuts.size(), 3u);
+  std::vector<int> owned(4, 0);
+  for (const Vec4f& x : positions) ++owned[std::size_t(slabs.owner(x.x))];
+  // One bin (0.01) holds at most 5 particles here: each slab is within a bin's count of 275.
+  for (int count : owned) EXPECT_NEAR(count, 275, 5);
+  EXPECT_EQ(even_cuts(0.0f, 10.0f, 4), (std::vector<float>{2.5f, 5.0f, 7.5f}));
+}
+
+TEST(DistributedWcsph, OneRankIsTheOrdinarySolverBitForBit) {
+  const SphSetup setup = build_setup(load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml"), 2000);
+  TransferLedger ledger;
+  CpuExecutor exec(ledger);
+  WcsphSolver<CpuExecutor> plain(exec, setup);
+  SingleProcess one;
+  DistributedWcsph ranks(one, setup, {.rebalance_every = 10});
+  for (int s = 0; s < 60; ++s) {
+    plain.step();
+    ranks.step();
+  }
+  ParticleFrame a;
+  plain.download(a);
+  const ParticleFrame b = ranks.owned_frame();
+  ASSERT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
+  EXPECT_EQ(ranks.status().step, 60);
+  EXPECT_EQ(ranks.status().time_s, plain.status().time_s);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(a.id, b.id) << "the same cell order";
+  EXPECT_EQ(std::memcmp(a.position.data(), b.position.data(), a.size() * sizeof(Vec4f)), 0);
+  EXPECT_EQ(std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(Vec4f)), 0);
+  EXPECT_EQ(ranks.figures().total_halo_bytes, 0);
+  EXPECT_EQ(ranks.figures().total_migrated, 0);
+}
+
+TEST(DistributedWcsph, RefusesWhatRanksCannotShareByName) {
+  const auto message = [](const char* scene) {
+    try {
+      SingleProcess one;
+      DistributedWcsph ranks(one,
+                             build_setup(load_scene(std::string(SURGE_SOURCE_DIR "/scenes/") + scene), 1500));
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_NE(message("fountain.toml").find("[[emitter]]"), std::string::npos) << message("fountain.toml");
+  EXPECT_NE(message("floating_box.toml").find("floating [[solid]]"), std::string::npos)
+      << message("floating_box.toml");
+}
+
+}  // namespace
+}  // namespace surge

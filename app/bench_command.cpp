@@ -69,7 +69,9 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const Bench
     run.bus_ms += entry.ms;
   }
   // Figures after the clock stopped: some (energies, the neighbour census) cost a pass of their own.
-  run.figures = with_neighbor_work(simulation.step_figures());
+  run.figures = simulation.step_figures();
+  for (NamedValue& value : simulation.neighbor_census()) run.figures.push_back(std::move(value));
+  run.figures = with_neighbor_work(std::move(run.figures));
   return run;
 }
 

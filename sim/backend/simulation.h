@@ -76,6 +76,9 @@ class Simulation {
   virtual std::vector<NamedValue> parameters() const = 0;
   // Figures of the last completed step that only some solvers have; waits for the device.
   virtual std::vector<NamedValue> step_figures() { return {}; }
+  // The SPH solvers' neighbour census (sim/sph/neighbor_census.h): a pass of its own with small readbacks
+  // on the GPU, for benchmarks; empty for the other solvers.
+  virtual std::vector<NamedValue> neighbor_census() { return {}; }
   // Writes the fluid particles' positions (and a scalar) into device memory, device to device: nothing
   // crosses the bus and the ledger is unchanged. Complete when it returns. Returns false when this
   // backend's particles live on the host; the caller then uses download().

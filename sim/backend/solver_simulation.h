@@ -93,6 +93,13 @@ class SolverSimulation : public Interface {
     return solver_.copy_to_device_buffers(targets);
   }
   StageTimes stage_times() override { return exec_.stage_times(); }
+  std::vector<NamedValue> neighbor_census() override {
+    if constexpr (requires { solver_.neighbor_census(); }) {
+      return solver_.neighbor_census();
+    } else {
+      return {};
+    }
+  }
   StageBytes stage_floor_bytes() override {
     if constexpr (requires { solver_.stage_floor_bytes(); }) {
       return solver_.stage_floor_bytes();

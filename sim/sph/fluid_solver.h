@@ -81,9 +81,9 @@ class FluidSolver {
   void set_emitter_enabled(bool enabled) { fluid_.schedule.enabled = enabled; }
   bool emitter_enabled() const { return has_emitter() && fluid_.schedule.enabled; }
 
-  // Figures a benchmark asks for once, after its timed steps (sim/core/solver.h): the neighbour census
-  // (neighbor_census.h), through the cells as a GPU pass searches them.
-  std::vector<NamedValue> diagnostics() {
+  // Simulation::neighbor_census: asked for by a benchmark once, after its timed steps (neighbor_census.h),
+  // through the cells as a GPU pass searches them. Its sums are readbacks: not part of step_figures().
+  std::vector<NamedValue> neighbor_census() {
     CellIndexView fluid = fluid_.fluid_view(), boundary = fluid_.boundary_view();
     for (CellIndexView* view : {&fluid, &boundary}) {
       view->list_start = nullptr;

@@ -116,13 +116,6 @@ nlohmann::ordered_json gpu_json() {
       {"runtime_version", cuda_version_string(gpu->runtime_version)}};
 }
 
-std::optional<double> figure_value(const std::vector<NamedValue>& figures, std::string_view name) {
-  for (const NamedValue& figure : figures)
-    if (figure.name == name)
-      if (const double* value = std::get_if<double>(&figure.value)) return *value;
-  return std::nullopt;
-}
-
 nlohmann::ordered_json number_or_null(std::optional<double> value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }

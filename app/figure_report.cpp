@@ -46,13 +46,15 @@ std::vector<NamedValue> rates_of(const std::vector<NamedValue>& figures, long st
   return rates;
 }
 
+std::optional<double> figure_value(const std::vector<NamedValue>& figures, std::string_view name) {
+  for (const NamedValue& figure : figures)
+    if (figure.name == name)
+      if (const double* value = std::get_if<double>(&figure.value)) return *value;
+  return std::nullopt;
+}
+
 std::vector<NamedValue> with_neighbor_work(std::vector<NamedValue> figures) {
-  auto value_of = [&](std::string_view name) -> std::optional<double> {
-    for (const NamedValue& figure : figures)
-      if (figure.name == name)
-        if (const double* value = std::get_if<double>(&figure.value)) return *value;
-    return std::nullopt;
-  };
+  auto value_of = [&](std::string_view name) { return figure_value(figures, name); };
   const std::optional<double> pairs = value_of("neighbor_pairs_per_pass");
   std::optional<double> passes = value_of("neighbor_passes_mean");
   if (!passes) passes = value_of("neighbor_passes");

@@ -2,8 +2,10 @@
 // per step), as a run summary and a benchmark print them. Solvers without figures print nothing.
 #pragma once
 
+#include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/backend/simulation.h"
@@ -15,6 +17,9 @@ std::string format_figure(const NamedValue& figure);
 
 // Work per step turned into a rate: every figure named "X_per_step" gives "X_per_s" over the timed steps.
 std::vector<NamedValue> rates_of(const std::vector<NamedValue>& figures, long steps, double seconds);
+
+// The value of the figure named `name`, if there is one and it is a number.
+std::optional<double> figure_value(const std::vector<NamedValue>& figures, std::string_view name);
 
 // The figures with the neighbour pairs a step visited added, where the solver reports its census
 // (neighbor_pairs_per_pass) and its neighbour passes (their mean over the timed steps where it tallies

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# One device call for the engineering-SPH work (issue 12), run on the H200 machine from the checkout with .deps
+# (scripts/fetch-device-deps.sh) and, for the peer part, a copy of ../shared/peers as .peers carried:
+#   PARTS="build tests spheric2 cost peers" OUT=... scripts/engineering-device.sh
+#   build     surge and gpu_tests (sm_90)
+#   tests     gpu_tests, GTEST_FILTER narrowing it (default every GPU test; DISABLED_ ones with ALSO_DISABLED=1)
+#   spheric2  SPHERIC Test 2 (scenes/spheric2_dam_break.toml), gauges every 1 ms, in the variants
+#             SPHERIC_VARIANTS lists as NAME:TIME (asis: the scene as written; continuity: continuity density
+#             with delta-SPH 0.1; wendland3/wendland4: that with Wendland C2 at 3/4 spacings; dp01: continuity
+#             at dp 0.01 m)
+#   cost      the per-step cost of solids, a floating body and gauges at COST_PARTICLES (default 4M) fluid
+#             particles: the same tank with and without them, COST_STEPS steps each
+#   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES
+# Everything printed goes to $OUT/log.txt; gauge CSVs and run outputs are bundled in $OUT/results.tgz (the
+# device tool returns 8 files at most).
+set -uo pipefail
+parts=" ${PARTS:-build tests spheric2 cost} "
+want() { [[ $parts == *" $1 "* ]]; }
+out=${OUT:?set OUT}
+results=/tmp/engineering-results
+mkdir -p "$results"
+start=$(date +%s)
+# Each stage bundles what the earlier ones wrote, so a call cut off at its limit still returns them.
+stamp() {
+  echo "== [$(($(date +%s) - start)) s] $*"
+  tar -czf "$out/results.tgz" -C "$results" . 2>/dev/null
+}
+exec > >(tee -a "$out/log.txt") 2>&1
+git log -1 --format='commit %H %s' 2>/dev/null || echo "commit: no git here"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+
+if want build; then
+  stamp "build surge gpu_tests"
+  BUILD_ONLY=1 TARGETS="surge gpu_tests" timeout 420 scripts/gpu-check.sh > "$results/build.txt" 2>&1
+  echo "build exit $?"
+  tail -5 "$results/build.txt"
+fi
+surge=build-gpu/surge
+
+if want tests; then
+  stamp "gpu_tests ${GTEST_FILTER:-(all)}"
+  extra=()
+  [ -n "${ALSO_DISABLED:-}" ] && extra+=(--gtest_also_run_disabled_tests)
+  OMP_WAIT_POLICY=passive timeout "${TESTS_TIMEOUT:-240}" build-gpu/tests/gpu_tests \
+    --gtest_filter="${GTEST_FILTER:-*}" "${extra[@]}" > "$results/gpu_tests.txt" 2>&1
+  echo "gpu_tests exit $?"
+  grep -E "^\[  (PASSED|FAILED) |tests ran|^\[  FAILED|Failure|Expected|Which is|draft|piston|kh =|H/S|not checked|SKIPPED" \
+    "$results/gpu_tests.txt" | head -60
+fi
+
+# A variant of the SPHERIC Test 2 scene: its text with the [resolution]/[fluid] keys replaced.
+spheric_variant() {  # NAME then sed expressions
+  local name=$1
+  shift
+  sed "$@" scenes/spheric2_dam_break.toml > "/tmp/spheric2_$name.toml"
+  echo "/tmp/spheric2_$name.toml"
+}
+run_spheric() {  # NAME SCENE TIME [surge run args]
+  local name=$1 scene=$2 time=$3
+  shift 3
+  stamp "SPHERIC Test 2, $name, $time s"
+  timeout "${SPHERIC_TIMEOUT:-200}" $surge run "$scene" --backend gpu --time "$time" --out "/tmp/spheric2-$name" \
+    --every 0 --quiet "$@" > "$results/spheric2-$name-run.txt" 2>&1
+  echo "exit $?"
+  grep -E "particles|steps|wall time|instab|error" "$results/spheric2-$name-run.txt" | head -8
+  cp "/tmp/spheric2-$name/gauges.csv" "$results/spheric2-$name-gauges.csv" 2>/dev/null
+  # Per gauge: the maximum and its time; P1 also over 5 ms windows (the impact's filtered peak).
+  python3 - "$results/spheric2-$name-gauges.csv" <<'PY' || true
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, data = rows[0], [[float(v) for v in r] for r in rows[1:]]
+t = [r[0] for r in data]
+for c, name in enumerate(head[1:], 1):
+    col = [r[c] for r in data]
+    i = max(range(len(col)), key=lambda k: col[k])
+    line = f"{name}: max {col[i]:.4g} at {t[i]:.3f} s"
+    if name.startswith("P"):
+        w = 5  # samples of 1 ms
+        avg = [sum(col[k:k + w]) / w for k in range(len(col) - w)]
+        j = max(range(len(avg)), key=lambda k: avg[k])
+        line += f"; over 5 ms {avg[j]:.4g} at {t[j]:.3f} s"
+    print(line)
+PY
+}
+
+if want spheric2; then
+  # SPHERIC_VARIANTS: NAME:TIME pairs; asis is the scene as written, the others change its keys.
+  for spec in ${SPHERIC_VARIANTS:-asis:6}; do
+    IFS=: read -r v time <<<"$spec"
+    cont=(-e 's/^viscosity_alpha = .*/&\ncontinuity_density = true\ndensity_diffusion = 0.1/')
+    case $v in
+      asis) s=scenes/spheric2_dam_break.toml ;;
+      continuity) s=$(spheric_variant "$v" "${cont[@]}") ;;
+      wendland3) s=$(spheric_variant "$v" "${cont[@]}" -e 's/^support_ratio = .*/support_ratio = 3.0/' \
+        -e 's/^kernel = .*/kernel = "wendland_c2"/') ;;
+      wendland4) s=$(spheric_variant "$v" "${cont[@]}" -e 's/^support_ratio = .*/support_ratio = 4.0/' \
+        -e 's/^kernel = .*/kernel = "wendland_c2"/' -e 's/^wall_layers = .*/wall_layers = 4/') ;;
+      dp01) s=$(spheric_variant "$v" "${cont[@]}" -e 's/^spacing = .*/spacing = 0.01/') ;;
+      *) echo "unknown variant $v"; continue ;;
+    esac
+    run_spheric "$v" "$s" "$time"
+  done
+fi
+
+if want cost; then
+  # The tank of SPHERIC Test 2 with the same water, bare (no solid, no gauge) and with the box obstacle, a
+  # floating box (density 500, 0.1 m) dropped into the column and the scene's twelve gauges every 1 ms.
+  n=${COST_PARTICLES:-4194304}
+  steps=${COST_STEPS:-300}
+  awk '/^\[\[solid\]\]/{skip=1} /^\[gauges\]/{skip=1} /^# (The box|Gauges)/{next} !skip' \
+    scenes/spheric2_dam_break.toml > /tmp/cost_bare.toml
+  { cat scenes/spheric2_dam_break.toml
+    printf '\n[[solid]]\nname = "float"\nshape = "box"\ncenter = [2.6, 0.5, 0.6]\nsize = [0.1, 0.1, 0.1]\n'
+    printf 'motion = "floating"\ndensity = 500.0\n'; } > /tmp/cost_full.toml
+  for variant in bare full bare full; do
+    stamp "cost: $variant, $n particles, $steps steps"
+    timeout 150 $surge run "/tmp/cost_$variant.toml" --backend gpu --particles "$n" --steps "$steps" \
+      --out "/tmp/cost-$variant" --every 0 --quiet > "$results/cost-$variant.txt" 2>&1
+    echo "exit $?"
+    grep -E "particles|wall time|steps" "$results/cost-$variant.txt" | head -6
+  done
+fi
+
+if want peers; then
+  for pair in ${DAM_CASES:-"652212:01M:0.1 3081624:04M:0.1 10438578:13M:0.03"}; do
+    IFS=: read -r particles case time <<<"$pair"
+    stamp "Surge scenes/spheric2dam.toml at $particles fluid particles, $time s; then DualSPHysics $case"
+    timeout 200 $surge bench scenes/spheric2dam.toml --backend gpu --particles "$particles" --steps 200 \
+      --json "$results/spheric2dam-$case-bench.json" > "$results/spheric2dam-$case-bench.txt" 2>&1
+    echo "bench exit $?"
+    grep -iE "neighbo|pairs|ms/step|step " "$results/spheric2dam-$case-bench.txt" | head -8
+    timeout 240 $surge run scenes/spheric2dam.toml --backend gpu --particles "$particles" --time "$time" \
+      --out /tmp/spheric2dam --every 0 --quiet > "$results/spheric2dam-$case-run.txt" 2>&1
+    echo "run exit $?"
+    grep -E "particles|steps|wall time" "$results/spheric2dam-$case-run.txt" | head -5
+    mkdir -p /tmp/peers-out && OUT=/tmp/peers-out timeout 200 bash .peers/run_device.sh "ds$case:$time"
+  done
+  cp /tmp/peers-out/summary.txt "$results/dualsphysics-summary.txt" 2>/dev/null
+  cp /tmp/peers-out/logs.tar "$results/dualsphysics-logs.tar" 2>/dev/null
+fi
+
+stamp "done"

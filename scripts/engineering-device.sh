@@ -125,7 +125,7 @@ if want peers; then
   for pair in ${DAM_CASES:-"652212:01M:0.1 3081624:04M:0.1 10438578:13M:0.03"}; do
     IFS=: read -r particles case time <<<"$pair"
     stamp "Surge scenes/spheric2dam.toml at $particles fluid particles, $time s; then DualSPHysics $case"
-    timeout 200 $surge bench scenes/spheric2dam.toml --backend gpu --particles "$particles" --steps 200 \
+    timeout 200 $surge bench scenes/spheric2dam.toml --backend gpu --particles "$particles" --steps 60 --warmup 20 \
       --json "$results/spheric2dam-$case-bench.json" > "$results/spheric2dam-$case-bench.txt" 2>&1
     echo "bench exit $?"
     grep -iE "neighbo|pairs|ms/step|step " "$results/spheric2dam-$case-bench.txt" | head -8

@@ -122,7 +122,7 @@ if want cost; then
 fi
 
 if want peers; then
-  for pair in ${DAM_CASES:-"652212:01M:0.1 3081624:04M:0.1 10438578:13M:0.03"}; do
+  for pair in ${DAM_CASES:-652212:01M:0.1 3081624:04M:0.1 10438578:13M:0.03}; do
     IFS=: read -r particles case time <<<"$pair"
     stamp "Surge scenes/spheric2dam.toml at $particles fluid particles, $time s; then DualSPHysics $case"
     timeout 200 $surge bench scenes/spheric2dam.toml --backend gpu --particles "$particles" --steps 60 --warmup 20 \

@@ -10,6 +10,7 @@
 #             at dp 0.01 m)
 #   cost      the per-step cost of solids, a floating body and gauges at COST_PARTICLES (default 4M) fluid
 #             particles: the same tank with and without them, COST_STEPS steps each
+#   incompressible  DFSPH and PBF on scenes/spheric2dam.toml's tank at 3 and 4 spacings of support
 #   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES
 # Everything printed goes to $OUT/log.txt; gauge CSVs and run outputs are bundled in $OUT/results.tgz (the
 # device tool returns 8 files at most).
@@ -118,6 +119,25 @@ if want cost; then
       --out "/tmp/cost-$variant" --every 0 --quiet > "$results/cost-$variant.txt" 2>&1
     echo "exit $?"
     grep -E "particles|wall time|steps" "$results/cost-$variant.txt" | head -6
+  done
+fi
+
+if want incompressible; then
+  # DFSPH and PBF on DualSPHysics' tank (scenes/spheric2dam.toml, dp 0.01 m, Wendland C2) at 3 and 4
+  # spacings of support, gauges left out (PBF has no pressure to read), INCOMPRESSIBLE_TIME s each.
+  awk '/^\[gauges\]/{skip=1} /^\[\[gauge\]\]/{skip=1} /^\[/{if ($0 !~ /gauge/) skip=0} !skip' \
+    scenes/spheric2dam.toml > /tmp/tank4.toml
+  sed -e 's/^support_ratio = .*/support_ratio = 3.0/' -e 's/^wall_layers = .*/wall_layers = 3/' \
+    /tmp/tank4.toml > /tmp/tank3.toml
+  for solver in dfsph pbf; do
+    for support in 3 4; do
+      stamp "$solver on the 3.22 m tank, Wendland at $support spacings, ${INCOMPRESSIBLE_TIME:-0.5} s"
+      timeout 150 $surge run /tmp/tank$support.toml --solver $solver --backend gpu \
+        --time "${INCOMPRESSIBLE_TIME:-0.5}" --out "/tmp/tank-$solver-$support" --every 0 --quiet \
+        > "$results/tank-$solver-$support.txt" 2>&1
+      echo "exit $?"
+      grep -E "particles|steps|wall time|instab|unstable|error|iterations|max" "$results/tank-$solver-$support.txt" | head -12
+    done
   done
 fi
 

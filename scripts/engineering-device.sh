@@ -11,6 +11,7 @@
 #   cost      the per-step cost of solids, a floating body and gauges at COST_PARTICLES (default 4M) fluid
 #             particles: the same tank with and without them, COST_STEPS steps each
 #   incompressible  DFSPH and PBF on scenes/spheric2dam.toml's tank at 3 and 4 spacings of support
+#   nbody     all-pairs gravity beside NVIDIA's nbody sample at 262,144 and 1,048,576 bodies
 #   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES
 # Everything printed goes to $OUT/log.txt; gauge CSVs and run outputs are bundled in $OUT/results.tgz (the
 # device tool returns 8 files at most).
@@ -139,6 +140,18 @@ if want incompressible; then
       grep -E "particles|steps|wall time|instab|unstable|error|iterations|max" "$results/tank-$solver-$support.txt" | head -12
     done
   done
+fi
+
+if want nbody; then
+  # All-pairs gravity beside NVIDIA's nbody sample (same GPU, same call): Surge's Plummer sphere at the
+  # sample's benchmark sizes, FP32, softening 0.01, 20 flops per pair in both counts.
+  stamp "nbody: Surge all-pairs (tiled) at 262,144 and 1,048,576 bodies, then NVIDIA's nbody"
+  timeout 120 $surge bench scenes/plummer.toml --backend gpu --particles 262144,1048576 --warmup 2 --steps 10 \
+    --json "$results/nbody-surge.json" > "$results/nbody-surge.txt" 2>&1
+  echo "bench exit $?"
+  grep -E "^ +[0-9]" "$results/nbody-surge.txt" | cut -c1-70
+  mkdir -p /tmp/peers-nbody && OUT=/tmp/peers-nbody timeout 150 bash .peers/run_device.sh nbody
+  cp /tmp/peers-nbody/summary.txt "$results/nbody-peer-summary.txt" 2>/dev/null
 fi
 
 if want peers; then

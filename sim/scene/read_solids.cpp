@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -14,6 +15,7 @@
 #include "sim/geometry/geometry_error.h"
 #include "sim/geometry/mesh_import.h"
 #include "sim/geometry/place_solid.h"
+#include "sim/geometry/solid_overlap.h"
 #include "sim/scene/family_readers.h"
 
 namespace surge {
@@ -334,6 +336,23 @@ SolidSettings read_solid(const TableReader& table, Scene& scene) {
   return solid;
 }
 
+// Fixed solids may overlap (their shells sum to one boundary); a moving or floating one may not start inside
+// another solid: rigid bodies do not interpenetrate, and the contact springs would throw them apart.
+void reject_moving_overlap(const TableReader& table, const SolidSettings& solid, const Scene& scene) {
+  for (const SolidSettings& earlier : scene.solids) {
+    if (solid.motion.kind == MotionKind::fixed && earlier.motion.kind == MotionKind::fixed) continue;
+    const auto point = shared_volume_point(*solid.solid, *earlier.solid, 0.5 * double(scene.spacing));
+    if (!point) continue;
+    const SolidSettings& mover = solid.motion.kind != MotionKind::fixed ? solid : earlier;
+    char where[96];
+    std::snprintf(where, sizeof where, "(%.4g, %.4g, %.4g) m", point->x, point->y, point->z);
+    table.fail("shape", "solid \"" + solid.name + "\" overlaps solid \"" + earlier.name + "\" (line " +
+                            std::to_string(earlier.line) + ") at " + where + ", and \"" + mover.name +
+                            "\" is " + kMotionNames[int(mover.motion.kind)] +
+                            ": a moving or floating solid must start clear of the other solids");
+  }
+}
+
 }  // namespace
 
 void read_solids(const TableReader& top, Scene& scene) {
@@ -348,6 +367,7 @@ void read_solids(const TableReader& top, Scene& scene) {
       if (earlier.name == solid.name)
         table.fail("name", "duplicate solid name \"" + solid.name + "\" (the first is at line " +
                                std::to_string(earlier.line) + ")");
+    reject_moving_overlap(table, solid, scene);
     scene.solids.push_back(std::move(solid));
   });
   check_solids_for_solver(scene);

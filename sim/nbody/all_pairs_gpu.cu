@@ -101,11 +101,11 @@ void launch_all_pairs_tiled(const Body<float>* d_bodies, std::uint32_t n, float 
   const float eps2 = softening * softening;
   const unsigned blocks = blocks_for(n, kGravityTile * kGravityBodiesPerThread);
   if (softening > 0.0f) {
-    all_pairs_tiled_kernel<false><<<blocks, kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant,
-                                                                       eps2, d_out);
+    all_pairs_tiled_kernel<false>
+        <<<blocks, kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   } else {
-    all_pairs_tiled_kernel<true><<<blocks, kGravityTile, 0, stream>>>(
-        d_bodies, n, gravitational_constant, eps2, d_out);
+    all_pairs_tiled_kernel<true>
+        <<<blocks, kGravityTile, 0, stream>>>(d_bodies, n, gravitational_constant, eps2, d_out);
   }
   SURGE_CUDA_CHECK_LAUNCH("all_pairs_tiled_kernel");
 }

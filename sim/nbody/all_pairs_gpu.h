@@ -15,7 +15,7 @@
 
 namespace surge {
 
-inline constexpr int kGravityTile = 256;  // bodies per shared-memory tile = threads per block
+inline constexpr int kGravityTile = 256;           // bodies per shared-memory tile = threads per block
 inline constexpr int kGravityBodiesPerThread = 4;  // the tiled kernel's bodies summed per thread
 
 // out[i].xyz = G * sum_j pull of j on i; out[i].w = 0. softening 0 selects the guarded pair form.

@@ -1,11 +1,12 @@
 // A moving or floating solid may not start inside another solid (sim/geometry/solid_overlap.h): the
 // geometric test, and the scene loader's error naming both solids, the line and the key.
+#include "sim/geometry/solid_overlap.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 
 #include "sim/geometry/box_solid.h"
-#include "sim/geometry/solid_overlap.h"
 #include "sim/geometry/sphere_solid.h"
 #include "sim/geometry/transform.h"
 #include "sim/scene/scene.h"
@@ -13,7 +14,9 @@
 namespace surge {
 namespace {
 
-Transform at(Vec3d centre) { return Transform{{1, 1, 1}, Mat3d::identity(), centre}; }
+Transform at(Vec3d centre) {
+  return Transform{{1, 1, 1}, Mat3d::identity(), centre};
+}
 
 TEST(SolidOverlap, OverlappingShapesShareAPointInsideBoth) {
   const SphereSolid a(SphereShape{0.1}, at({0, 0, 0}));
@@ -60,8 +63,9 @@ max = [0.3, 0.3, 0.1]
 }
 
 TEST(SolidOverlap, TheLoaderRefusesAMovingSolidThatStartsInsideAnother) {
-  const std::string floating = "[[solid]]\nname = \"float\"\nshape = \"box\"\ncenter = [0.2, 0.2, %Z]\n"
-                               "size = [0.1, 0.1, 0.1]\nmotion = \"floating\"\ndensity = 500\n";
+  const std::string floating =
+      "[[solid]]\nname = \"float\"\nshape = \"box\"\ncenter = [0.2, 0.2, %Z]\n"
+      "size = [0.1, 0.1, 0.1]\nmotion = \"floating\"\ndensity = 500\n";
   const auto with_z = [&](const std::string& z) {
     std::string text = floating;
     text.replace(text.find("%Z"), 2, z);
@@ -84,8 +88,9 @@ TEST(SolidOverlap, TheLoaderRefusesAMovingSolidThatStartsInsideAnother) {
   const std::string fixed = "[[solid]]\nshape = \"box\"\nmin = [0.2, 0.2, 0.0]\nmax = [0.35, 0.35, 0.15]\n";
   EXPECT_EQ(parse_scene(tank(fixed), "tank.toml").solids.size(), 2u);
   // A moving one may not: a paddle turning inside the obstacle.
-  const std::string paddle = "[[solid]]\nshape = \"box\"\nmin = [0.2, 0.2, 0.0]\nmax = [0.35, 0.35, 0.15]\n"
-                             "motion = \"rotate\"\nangular_speed = 90\n";
+  const std::string paddle =
+      "[[solid]]\nshape = \"box\"\nmin = [0.2, 0.2, 0.0]\nmax = [0.35, 0.35, 0.15]\n"
+      "motion = \"rotate\"\nangular_speed = 90\n";
   EXPECT_THROW(parse_scene(tank(paddle), "tank.toml"), SceneError);
 }
 

@@ -24,9 +24,11 @@ Use it three ways (tested with Blender 3.4.1, Debian 12; Blender 4's node-group 
 
 Attributes (point domain): velocity FLOAT_VECTOR [m/s], density [kg/m^3] and pressure [Pa] FLOAT, id INT
 (creation index), radius [m] / mass [kg] FLOAT when the file has them, and speed = |velocity| FLOAT [m/s]
-unless turned off. `add_sphere_instancing` adds a Geometry Nodes modifier that instances an icosphere on each
-point, sized by the `radius` attribute when present, else by a given radius (default: half the median
-nearest-neighbour distance of the shown frame, i.e. half the particle spacing).
+unless turned off. `add_sphere_instancing` (the Spheres option, --spheres) adds a Geometry Nodes modifier that
+instances an icosphere on each point, sized by the `radius` attribute when present, else by a given radius
+(default: half the median nearest-neighbour distance of the shown frame, i.e. half the particle spacing), with
+the material `speed_material` makes: blue at rest to yellow at the top speed (of up to 8 frames spread over the
+series; it is the Map Range node's From Max, edit it at will).
 """
 
 bl_info = {
@@ -72,17 +74,17 @@ class SurgeFrame:
         self.step = step
 
 
-def read_surge_ply(path, with_speed=True):
-    """Reads a Surge particle PLY (binary little-endian, one vertex element) into a SurgeFrame."""
-    with open(path, "rb") as file:
-        data = file.read()
-    if not data.startswith(b"ply\n"):
+def check_surge_ply(path, file):
+    """Reads and checks a Surge particle PLY's header (binary little-endian, one vertex element) and the file's
+    size; returns (vertex count, numpy vertex type, time_s, step), leaving `file` at the first vertex."""
+    head = file.read(4096)  # Surge's header is under 400 bytes
+    if not head.startswith(b"ply\n"):
         raise SurgePlyError(f"{path}: not a PLY file (it does not start with 'ply')")
-    header_end = data.find(b"end_header\n")
+    header_end = head.find(b"end_header\n")
     if header_end < 0:
         raise SurgePlyError(f"{path}: PLY header has no 'end_header' line")
-    header = data[:header_end].decode("ascii", errors="replace").splitlines()[1:]
-    body = memoryview(data)[header_end + len(b"end_header\n"):]
+    file.seek(header_end + len(b"end_header\n"))
+    header = head[:header_end].decode("ascii", errors="replace").splitlines()[1:]
 
     count = None
     fields = []  # (name, numpy type) of the vertex element, in file order
@@ -113,12 +115,20 @@ def read_surge_ply(path, with_speed=True):
 
     vertex = np.dtype(fields)
     expected = count * vertex.itemsize
-    if len(body) < expected:
+    body = os.fstat(file.fileno()).st_size - file.tell()
+    if body < expected:
         raise SurgePlyError(f"{path}: truncated: the header gives {count} vertices ({expected} bytes), "
-                            f"the file holds {len(body)} bytes after the header")
-    if len(body) > expected:
-        raise SurgePlyError(f"{path}: {len(body) - expected} bytes after the last of {count} vertices")
-    table = np.frombuffer(body, dtype=vertex, count=count)
+                            f"the file holds {body} bytes after the header")
+    if body > expected:
+        raise SurgePlyError(f"{path}: {body - expected} bytes after the last of {count} vertices")
+    return count, vertex, time_s, step
+
+
+def read_surge_ply(path, with_speed=True):
+    """Reads a Surge particle PLY into a SurgeFrame."""
+    with open(path, "rb") as file:
+        count, vertex, time_s, step = check_surge_ply(path, file)
+        table = np.fromfile(file, dtype=vertex, count=count)
 
     positions = np.column_stack([table["x"], table["y"], table["z"]]).astype(np.float32)
     velocity = np.column_stack([table["vx"], table["vy"], table["vz"]]).astype(np.float32)
@@ -131,7 +141,7 @@ def read_surge_ply(path, with_speed=True):
         "pressure": table["pressure"].astype(np.float32),
         "id": ids.astype(np.int32),
     }
-    for name in names:  # radius (grains), mass (n-body), whatever else a newer Surge adds
+    for name in vertex.names:  # radius (grains), mass (n-body), whatever else a newer Surge adds
         if name not in SURGE_PROPERTIES:
             attributes[name] = table[name].astype(np.float32)
     if with_speed:
@@ -209,8 +219,12 @@ def import_frames(paths, frame_start=1, with_speed=True, spheres=False, radius=N
     files = [os.path.abspath(f) for p in paths for f in (series_files(p) if os.path.isdir(p) else [p])]
     if not files:
         raise SurgePlyError("no frame files given")
-    for path in files:
-        read_surge_ply(path, with_speed=False)  # validate the whole series up front
+    for path in files:  # check every header and size up front, so a bad frame is found now, not mid-render
+        with open(path, "rb") as file:
+            check_surge_ply(path, file)
+    # The top of the speed material's colour ramp: the top speed of up to 8 frames spread over the series.
+    sampled = files[:: max(1, len(files) // 8)][:8]
+    max_speed = max(float(read_surge_ply(path).attributes["speed"].max(initial=0.0)) for path in sampled)
     match = FRAME_FILE.match(os.path.basename(files[0]))
     name = match.group("name") if match else os.path.splitext(os.path.basename(files[0]))[0]
 
@@ -220,12 +234,13 @@ def import_frames(paths, frame_start=1, with_speed=True, spheres=False, radius=N
     obj["surge_files"] = json.dumps(files)
     obj["surge_frame_start"] = frame_start
     obj["surge_speed"] = with_speed
+    obj["surge_max_speed"] = max_speed
     scene.frame_start = frame_start
     scene.frame_end = frame_start + len(files) - 1
     show_frame(obj, scene.frame_current)
     _install_frame_handler()
     if spheres:
-        add_sphere_instancing(obj, radius)
+        add_sphere_instancing(obj, radius, speed_material(max_speed) if with_speed else None)
     return obj
 
 
@@ -254,6 +269,7 @@ def _sphere_node_group():
     group = bpy.data.node_groups.new("Surge spheres", "GeometryNodeTree")
     group.inputs.new("NodeSocketGeometry", "Geometry")
     group.inputs.new("NodeSocketFloat", "Radius")
+    group.inputs.new("NodeSocketMaterial", "Material")
     group.outputs.new("NodeSocketGeometry", "Geometry")
     group_in = group.nodes.new("NodeGroupInput")
     group_out = group.nodes.new("NodeGroupOutput")
@@ -264,17 +280,46 @@ def _sphere_node_group():
     group.links.new(group_in.outputs["Geometry"], instance.inputs["Points"])
     group.links.new(sphere.outputs["Mesh"], instance.inputs["Instance"])
     group.links.new(group_in.outputs["Radius"], instance.inputs["Scale"])
-    group.links.new(instance.outputs["Instances"], group_out.inputs["Geometry"])
+    # The spheres need their material here: an instanced mesh does not take the object's material slots.
+    set_material = group.nodes.new("GeometryNodeSetMaterial")
+    group.links.new(group_in.outputs["Material"], set_material.inputs["Material"])
+    group.links.new(instance.outputs["Instances"], set_material.inputs["Geometry"])
+    group.links.new(set_material.outputs["Geometry"], group_out.inputs["Geometry"])
     return group
 
 
-def add_sphere_instancing(obj, radius=None):
+def speed_material(max_speed):
+    """Colour by speed: blue at rest to yellow at `max_speed` [m/s], read from the sphere instances' `speed`
+    (an Attribute node of type Instancer); a little emission of the same colour keeps slow, shadowed spheres
+    readable."""
+    material = bpy.data.materials.new("Surge speed")
+    material.use_nodes = True
+    nodes, links = material.node_tree.nodes, material.node_tree.links
+    speed = nodes.new("ShaderNodeAttribute")
+    speed.attribute_type = "INSTANCER"
+    speed.attribute_name = "speed"
+    to_unit = nodes.new("ShaderNodeMapRange")
+    to_unit.inputs["From Max"].default_value = max_speed if max_speed > 0 else 1.0
+    ramp = nodes.new("ShaderNodeValToRGB")
+    ramp.color_ramp.elements[0].color = (0.0, 0.1, 1.0, 1.0)
+    ramp.color_ramp.elements[1].color = (1.0, 0.8, 0.0, 1.0)
+    shader = nodes["Principled BSDF"]
+    links.new(speed.outputs["Fac"], to_unit.inputs["Value"])
+    links.new(to_unit.outputs["Result"], ramp.inputs["Fac"])
+    links.new(ramp.outputs["Color"], shader.inputs["Base Color"])
+    links.new(ramp.outputs["Color"], shader.inputs["Emission"])
+    shader.inputs["Emission Strength"].default_value = 0.3
+    return material
+
+
+def add_sphere_instancing(obj, radius=None, material=None):
     """Geometry Nodes modifier: an icosphere on every point, of the `radius` attribute if the series has one,
-    else of `radius` [m] (estimated from the spacing when None). Point attributes (speed, density...) pass to
-    the instances, so a material reads them with an Attribute node of type Instancer."""
+    else of `radius` [m] (estimated from the spacing when None), with `material`. Point attributes (speed,
+    density...) pass to the instances, so a material reads them with an Attribute node of type Instancer."""
     group = _sphere_node_group()
     modifier = obj.modifiers.new("Surge spheres", "NODES")
     modifier.node_group = group
+    modifier[group.inputs["Material"].identifier] = material
     socket = group.inputs["Radius"].identifier
     if "radius" in obj.data.attributes:
         modifier[socket + "_use_attribute"] = True
@@ -342,7 +387,7 @@ def _main(argv):
     parser.add_argument("paths", nargs="+", help="frame files in order, or a directory holding one series")
     parser.add_argument("--frame-start", type=int, default=1, help="scene frame of the first file")
     parser.add_argument("--no-speed", action="store_true", help="do not add the speed attribute")
-    parser.add_argument("--spheres", action="store_true", help="add the sphere-instancing modifier")
+    parser.add_argument("--spheres", action="store_true", help="draw the points as spheres coloured by speed")
     parser.add_argument("--radius", type=float, help="sphere radius [m] (default: radius attribute or spacing/2)")
     parser.add_argument("--save", help="save the scene to this .blend")
     args = parser.parse_args(argv)

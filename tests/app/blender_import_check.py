@@ -77,22 +77,27 @@ def frames_of(directory):
     return frames
 
 
-def check_series(directory, extra_floats):
-    """Import, check frame 1, step the scene to the last frame and check again: positions must follow."""
+def check_series(directory, extra_floats, frame_start=1):
+    """Import, check the first frame, step the scene to the last frame and check again: positions must follow;
+    then past the end and before the start, which hold the last and the first file."""
     frames = frames_of(directory)
-    obj = surge_import.import_frames(directory)
+    obj = surge_import.import_frames(directory, frame_start=frame_start)
     scene = bpy.context.scene
-    check((scene.frame_start, scene.frame_end) == (1, len(frames)),
-          f"frame range {scene.frame_start}..{scene.frame_end}, expected 1..{len(frames)}")
-    scene.frame_set(1)
+    frame_end = frame_start + len(frames) - 1
+    check((scene.frame_start, scene.frame_end) == (frame_start, frame_end),
+          f"frame range {scene.frame_start}..{scene.frame_end}, expected {frame_start}..{frame_end}")
+    scene.frame_set(frame_start)
     first = check_frame(obj, frames[0], extra_floats)
-    scene.frame_set(len(frames))
+    scene.frame_set(frame_end)
     last = check_frame(obj, frames[-1], extra_floats)
     moved = sum((a["x"], a["y"], a["z"]) != (b["x"], b["y"], b["z"]) for a, b in zip(first, last))
     check(moved > len(first) // 2, f"{directory}: only {moved} of {len(first)} particles moved between the frames")
-    scene.frame_set(1)
+    scene.frame_set(frame_end + 5)  # outside the series the nearest file is held
+    check_frame(obj, frames[-1], extra_floats)
+    scene.frame_set(frame_start - 1)
     check_frame(obj, frames[0], extra_floats)
-    print(f"checked {obj.name}: {len(frames)} frames, {len(first)} particles, {moved} moved, "
+    scene.frame_set(frame_start)
+    print(f"checked {obj.name}: {len(frames)} frames from scene frame {frame_start}, {len(first)} particles, {moved} moved, "
           f"attributes {sorted(obj.data.attributes.keys())}")
     return obj
 
@@ -132,7 +137,7 @@ fluid = check_series(fluid_dir, [])  # left showing the first frame: the particl
 check_spheres(fluid, expected_radius=half_spacing(frames_of(fluid_dir)[0]))
 grains = check_series(grains_dir, ["radius"])
 check_spheres(grains)
-check_series(bodies_dir, ["mass"])
+check_series(bodies_dir, ["mass"], frame_start=10)
 
 # The menu's operator: picking one frame imports its whole series.
 surge_import.register()

@@ -222,9 +222,6 @@ def import_frames(paths, frame_start=1, with_speed=True, spheres=False, radius=N
     for path in files:  # check every header and size up front, so a bad frame is found now, not mid-render
         with open(path, "rb") as file:
             check_surge_ply(path, file)
-    # The top of the speed material's colour ramp: the top speed of up to 8 frames spread over the series.
-    sampled = files[:: max(1, len(files) // 8)][:8]
-    max_speed = max(float(read_surge_ply(path).attributes["speed"].max(initial=0.0)) for path in sampled)
     match = FRAME_FILE.match(os.path.basename(files[0]))
     name = match.group("name") if match else os.path.splitext(os.path.basename(files[0]))[0]
 
@@ -234,14 +231,19 @@ def import_frames(paths, frame_start=1, with_speed=True, spheres=False, radius=N
     obj["surge_files"] = json.dumps(files)
     obj["surge_frame_start"] = frame_start
     obj["surge_speed"] = with_speed
-    obj["surge_max_speed"] = max_speed
     scene.frame_start = frame_start
     scene.frame_end = frame_start + len(files) - 1
     show_frame(obj, scene.frame_current)
     _install_frame_handler()
     if spheres:
-        add_sphere_instancing(obj, radius, speed_material(max_speed) if with_speed else None)
+        add_sphere_instancing(obj, radius, speed_material(_top_speed(files)) if with_speed else None)
     return obj
+
+
+def _top_speed(files):
+    """The top of the speed material's colour ramp: the top speed of up to 8 frames spread over the series."""
+    sampled = files[:: max(1, len(files) // 8)][:8]
+    return max(float(read_surge_ply(path).attributes["speed"].max(initial=0.0)) for path in sampled)
 
 
 def estimate_radius(obj):

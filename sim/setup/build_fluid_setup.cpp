@@ -25,12 +25,16 @@ namespace surge {
 
 namespace {
 
-// Whether a lattice site lies in a solid ([[solid]]), where there is no fluid: those sites are the solid's
-// boundary particles or its interior (fluid_site_blocked tests the bounds first, which keeps meshes off most
-// of the lattice).
-bool in_a_solid(const Scene& scene, Vec3f site) {
-  for (const SolidSettings& solid : scene.solids)
-    if (fluid_site_blocked(*solid.solid, site, 0.0)) return true;
+// Whether a fluid lattice site of spacing `spacing` lies in a solid ([[solid]]), where there is no fluid:
+// those sites are the solid's boundary particles or its interior (fluid_site_blocked tests the bounds
+// first, which keeps meshes off most of the lattice). A floating body, on a lattice of its own
+// (fitted_lattice), also keeps the fluid half a spacing off its surface, as the walls do: its outermost
+// particles sit half a step inside, so the fluid starts at least one spacing from them, never overlapping.
+bool in_a_solid(const Scene& scene, double spacing, Vec3f site) {
+  for (const SolidSettings& solid : scene.solids) {
+    const double clearance = solid.motion.kind == MotionKind::floating ? 0.5 * spacing : 0.0;
+    if (fluid_site_blocked(*solid.solid, site, clearance)) return true;
+  }
   return false;
 }
 
@@ -125,7 +129,7 @@ void for_each_fluid_site(const Scene& scene, double spacing,
         const Vec3f site{lattice.coordinate(0, i), lattice.coordinate(1, j), lattice.coordinate(2, k)};
         for (const FluidBlock& block : scene.blocks)
           if (block_contains(block, site)) {
-            if (!in_a_solid(scene, site)) visit(site, block);
+            if (!in_a_solid(scene, spacing, site)) visit(site, block);
             break;
           }
       });
@@ -318,8 +322,34 @@ float rest_lattice_sum(const Scene& scene, double spacing, const Kernel& kernel,
       for (long i = first[0]; i <= last[0]; ++i) {
         const Vec3f site{float(lo[0] + (i + 0.5) * spacing), float(lo[1] + (j + 0.5) * spacing),
                          float(lo[2] + (k + 0.5) * spacing)};
-        if (in_a_solid(scene, site)) continue;
+        if (in_a_solid(scene, spacing, site)) continue;
         sum += kernel.value(std::sqrt(length_squared(site - x_b)));
+      }
+  return sum;
+}
+
+// A floating body's particle at x_b on its own lattice (fitted_lattice): sum_k W(x_b - x_k) over that
+// lattice's sites within the support, its own particles and the sites outside it, which stand for the
+// fluid, but not the sites deeper inside than its shell. Its volume 1 / sum is then the fluid it stands for
+// once immersed, wherever it floats, and whatever it started next to.
+template <typename Kernel>
+float own_lattice_sum(const Solid& solid, const SiteLattice& lattice, double depth, const Kernel& kernel,
+                      Vec3f x_b) {
+  const double step[3] = {lattice.step.x, lattice.step.y, lattice.step.z};
+  const double offset[3] = {x_b.x - lattice.origin.x, x_b.y - lattice.origin.y, x_b.z - lattice.origin.z};
+  long centre[3], reach[3];
+  for (int a = 0; a < 3; ++a) {
+    centre[a] = std::lround(offset[a] / step[a]);
+    reach[a] = long(std::ceil(kernel.support / step[a]));
+  }
+  float sum = 0.0f;
+  for (long k = centre[2] - reach[2]; k <= centre[2] + reach[2]; ++k)
+    for (long j = centre[1] - reach[1]; j <= centre[1] + reach[1]; ++j)
+      for (long i = centre[0] - reach[0]; i <= centre[0] + reach[0]; ++i) {
+        const Vec3f site = lattice.site(i, j, k);
+        const float r = std::sqrt(length_squared(site - x_b));
+        if (r >= kernel.support || deep_inside(solid, site, depth)) continue;
+        sum += kernel.value(r);
       }
   return sum;
 }
@@ -563,19 +593,27 @@ SphSetup build_setup(const Scene& scene, long particles_override, double run_byt
   // wall particle the volume of the fluid it stands for, while corners and edges keep Akinci's
   // correction for their sparser neighbourhoods.
   //
-  // Solids are sampled on the fluid's lattice too, `layers` deep behind their surface (as DualSPHysics'
-  // GenCase draws obstacles on the case's one grid), so the first fluid site is one spacing from the last
-  // solid site and the surface is resolved to half a spacing. Their sites outside the domain are the
-  // walls' already.
+  // Fixed and prescribed solids are sampled on the fluid's lattice too, `layers` deep behind their surface
+  // (as DualSPHysics' GenCase draws obstacles on the case's one grid), so the first fluid site is one
+  // spacing from the last solid site and the surface is resolved to half a spacing. A floating body is
+  // sampled on a lattice of its own, fitted to its bounds (fitted_lattice), so that its particles stand for
+  // the exact shape its mass is reckoned from: on the fluid's lattice a box 25 spacings high had its lowest
+  // sites 0.875 spacings above its bottom face and its highest 0.125 below its top, so it floated 0.375
+  // spacings high (issue 12). Its particles' volumes are summed on that lattice alone (own_lattice_sum).
+  // Sites outside the domain are the walls' already.
   std::vector<Vec4f> walls = place_wall_particles(scene, spacing);
-  const Vec3d lattice_origin{scene.domain_min.x + 0.5 * spacing, scene.domain_min.y + 0.5 * spacing,
-                             scene.domain_min.z + 0.5 * spacing};
+  const SiteLattice fluid_lattice{{scene.domain_min.x + 0.5 * spacing, scene.domain_min.y + 0.5 * spacing,
+                                   scene.domain_min.z + 0.5 * spacing},
+                                  {spacing, spacing, spacing}};
+  std::vector<SiteLattice> solid_lattice;
   std::vector<std::size_t> solid_first(scene.solids.size() + 1);
   for (std::size_t k = 0; k < scene.solids.size(); ++k) {
     const SolidSettings& solid = scene.solids[k];
+    const bool floating = solid.motion.kind == MotionKind::floating;
+    solid_lattice.push_back(floating ? fitted_lattice(*solid.solid, spacing) : fluid_lattice);
     solid_first[k] = walls.size();
     std::size_t kept = 0;
-    for (Vec3f site : sample_solid_lattice(*solid.solid, spacing, solid.layers, lattice_origin)) {
+    for (Vec3f site : sample_solid_lattice(*solid.solid, solid_lattice[k], solid.layers * spacing)) {
       if (site.x < scene.domain_min.x || site.y < scene.domain_min.y || site.z < scene.domain_min.z ||
           site.x > scene.domain_max.x || site.y > scene.domain_max.y || site.z > scene.domain_max.z)
         continue;
@@ -610,10 +648,23 @@ SphSetup build_setup(const Scene& scene, long particles_override, double run_byt
     }
     return 0;
   });
-  for (std::size_t b = 0; b < volume.size(); ++b) setup.boundary[b].w = volume[b];
-
   std::vector<std::uint32_t> place_of(walls.size());
   for (std::size_t k = 0; k < walls.size(); ++k) place_of[wall_index.sorted_order()[k]] = std::uint32_t(k);
+  with_kernel(p.kernel, p.support, [&](auto kernel) {
+    for (std::size_t k = 0; k < scene.solids.size(); ++k) {
+      const SolidSettings& solid = scene.solids[k];
+      if (solid.motion.kind != MotionKind::floating) continue;
+#pragma omp parallel for schedule(static)
+      for (std::int64_t w = std::int64_t(solid_first[k]); w < std::int64_t(solid_first[k + 1]); ++w) {
+        const std::uint32_t b = place_of[std::size_t(w)];
+        volume[b] = 1.0f / own_lattice_sum(*solid.solid, solid_lattice[k], solid.layers * spacing, kernel,
+                                           xyz(setup.boundary[b]));
+      }
+    }
+    return 0;
+  });
+  for (std::size_t b = 0; b < volume.size(); ++b) setup.boundary[b].w = volume[b];
+
   for (std::size_t k = 0; k < scene.solids.size(); ++k)
     add_solid_body(scene.solids[k], std::uint32_t(k), solid_first[k], solid_first[k + 1], place_of, setup);
   return setup;

@@ -164,27 +164,34 @@ double fitted_height(const std::vector<double>& t, const std::vector<double>& et
   return 2.0 * std::sqrt(a * a + b * b);
 }
 
-// Archimedes (tests/sim/archimedes_check.h) on the GPU, at the CPU test's 8 spacings a side and at 16. On
-// the H200, 2026-12-02: the light box's draft -4.48 % from a/2 at 8 spacings (the CPU test's figure) and
-// -2.25 % at 16, a draft short by the same 0.18 spacings at both; so 8 spacings within the CPU test's 5 % and
-// 16 within 3 %. The 2 % is not met: at 25 spacings (DISABLED_ test below) the draft came out
-// -7.12 % and the heavy box sat 0.61 spacings above the floor, so the error does not keep falling with the
-// spacing in this 1 s run, which is not understood yet.
-TEST(MovingSolidsGpu, ArchimedesAtEightAndSixteenSpacings) {
-  for (const auto& [spacing, tolerance] : {std::pair{0.01, 0.05}, std::pair{0.005, 0.03}}) {
-    const ArchimedesResult r = measure_archimedes(ExecutionMode::gpu, spacing, kSceneFile);
-    ASSERT_GT(r.samples, 100);
-    EXPECT_NEAR(r.draft_ratio, 1.0, tolerance) << "spacing " << spacing;
-    EXPECT_LT(std::fabs(r.heavy_bottom), 0.5 * spacing) << "spacing " << spacing;
-    EXPECT_LT(r.heavy_speed, 0.1) << "spacing " << spacing;
-  }
+// Archimedes (tests/sim/archimedes_check.h) on the GPU, at the CPU test's 8 spacings a side, at 16 and at
+// 25 (a 0.0032 m lattice, the 2 %). Before a floating body had a lattice of its own, the fluid's
+// lattice at 25 spacings put the box's lowest particles 0.875 spacings above its bottom face and its highest
+// 0.125 below its top: it floated 0.375 spacings high (-3 %; -7.1 % measured over [0.6, 1] s), and the
+// heavy box's lowest layer sat 0.25 spacings above its bottom face, so contact, which starts one spacing
+// from the floor's particles, held it that much higher (0.61 spacings measured). At 8 and 16 spacings the
+// box was on the lattice already, and the draft averaged over [0.6, 1] s (-4.5 % and -2.25 % then) was that
+// of a box still bobbing. Expected with both fixed (the CPU measured the 8-spacing case: see
+// tests/sim/moving_solids_test.cpp): the draft 1 to 2 % short at 8 spacings, within 2 % at 16 and 25, the
+// shortfall mostly the level gauge's 0.09 spacings below the hydrostatic surface; the heavy box on the
+// floor within half a spacing (a particle lattice resting on another: between nested, -0.3 spacings, and
+// on a film of water, +0.3).
+void expect_archimedes(double spacing, double tolerance) {
+  const ArchimedesResult r = measure_archimedes(ExecutionMode::gpu, spacing, kSceneFile);
+  ASSERT_GT(r.samples, 100);
+  EXPECT_NEAR(r.draft_ratio, 1.0, tolerance) << "spacing " << spacing;
+  EXPECT_LT(std::fabs(r.heavy_bottom), 0.5 * spacing) << "spacing " << spacing;
+  EXPECT_LT(r.heavy_speed, 0.1) << "spacing " << spacing;
 }
 
-// The target, not met (see above): within 2 % at 25 spacings a side (a 0.0032 m lattice).
-TEST(MovingSolidsGpu, DISABLED_ArchimedesWithinTwoPercentAtTwentyFiveSpacings) {
-  const ArchimedesResult r = measure_archimedes(ExecutionMode::gpu, 0.0032, kSceneFile);
-  ASSERT_GT(r.samples, 100);
-  EXPECT_NEAR(r.draft_ratio, 1.0, 0.02);
+TEST(MovingSolidsGpu, ArchimedesAtEightAndSixteenSpacings) {
+  expect_archimedes(0.01, 0.03);
+  expect_archimedes(0.005, 0.02);
+}
+
+// The target: within 2 % at 25 spacings a side (a 0.0032 m lattice).
+TEST(MovingSolidsGpu, ArchimedesWithinTwoPercentAtTwentyFiveSpacings) {
+  expect_archimedes(0.0032, 0.02);
 }
 
 // A flume 0.04 m wide (4 to 9 m long, by kh), water d = 0.3 m deep, a piston at x = 0 with a stroke chosen

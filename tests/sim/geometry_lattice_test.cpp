@@ -2,6 +2,7 @@
 // deep with no holes, the exact count for a box, thin solids filled, and the fluid sites a solid removes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <memory>
@@ -72,6 +73,44 @@ TEST(GeometryLattice, BoxShellHasTheLatticeCount) {
                         Transform{{1, 1, 1}, rotation_from_euler_degrees({0, 0, 90}), {0.3, 0.2, 0.0}});
   EXPECT_EQ(sample_solid_lattice(turned, 0.1, 2, {0.05, 0.05, 0.05}).size(), 1000u - 216u);
   expect_closed_shell(box, 0.1, 1, {0.05, 0.05, 0.05});
+}
+
+// A floating body's own lattice (fitted_lattice): the box's outermost sites half a step inside each face,
+// whatever the spacing and wherever the box sits. The Archimedes box of issue 12, 0.08 m at 0.0032 m: on the
+// fluid's lattice (sites at 0.0016 + 0.0032 i) its lowest sites were 0.875 spacings above its bottom face,
+// so to the fluid it was a box 0.375 spacings higher than its own.
+TEST(GeometryLattice, AFittedLatticePutsABoxsOutermostSitesHalfAStepInside) {
+  const BoxSolid box(BoxShape{{0.04, 0.04, 0.13}, {0.12, 0.12, 0.21}}, Transform{});
+  const auto on_fluid_lattice = sample_solid_lattice(box, 0.0032, 2, {0.0016, 0.0016, 0.0016});
+  float fluid_lowest_z = 1.0f;
+  for (Vec3f s : on_fluid_lattice) fluid_lowest_z = std::min(fluid_lowest_z, s.z);
+  EXPECT_NEAR(fluid_lowest_z, 0.1328f, 1e-6f);
+  const SiteLattice lattice = fitted_lattice(box, 0.0032);
+  EXPECT_NEAR(lattice.step.x, 0.0032, 1e-12);
+  const auto sites = sample_solid_lattice(box, lattice, 2 * 0.0032);
+  EXPECT_EQ(sites.size(), std::size_t(25 * 25 * 25 - 21 * 21 * 21));
+  float lo[3] = {1, 1, 1}, hi[3] = {0, 0, 0};
+  for (Vec3f s : sites) {
+    const float c[3] = {s.x, s.y, s.z};
+    for (int a = 0; a < 3; ++a) {
+      lo[a] = std::min(lo[a], c[a]);
+      hi[a] = std::max(hi[a], c[a]);
+    }
+  }
+  const float face_lo[3] = {0.04f, 0.04f, 0.13f}, face_hi[3] = {0.12f, 0.12f, 0.21f};
+  for (int a = 0; a < 3; ++a) {
+    EXPECT_NEAR(lo[a] - face_lo[a], 0.0016f, 1e-6f) << "axis " << a;
+    EXPECT_NEAR(face_hi[a] - hi[a], 0.0016f, 1e-6f) << "axis " << a;
+  }
+  // A size that is not a whole number of spacings is spread evenly, as the walls are over the domain:
+  // 0.083 m at 0.01 takes 8 steps of 0.010375.
+  const BoxSolid odd(BoxShape{{0, 0, 0}, {0.083, 0.083, 0.083}}, Transform{});
+  const SiteLattice spread = fitted_lattice(odd, 0.01);
+  EXPECT_NEAR(spread.step.x, 0.010375, 1e-12);
+  EXPECT_NEAR(spread.origin.x, 0.0051875, 1e-12);
+  EXPECT_TRUE(deep_inside(odd, spread.site(3, 3, 3), 2 * 0.01));
+  EXPECT_FALSE(deep_inside(odd, spread.site(1, 3, 3), 2 * 0.01));   // in the shell
+  EXPECT_FALSE(deep_inside(odd, spread.site(-1, 3, 3), 2 * 0.01));  // outside
 }
 
 TEST(GeometryLattice, SolidsThinnerThanTheShellAreFilled) {

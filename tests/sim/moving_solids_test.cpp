@@ -297,21 +297,22 @@ solid = "ball"
   EXPECT_LT(std::fabs(fy), 0.02 * displaced);
 }
 
-// Archimedes (tests/sim/archimedes_check.h) at 8 spacings a side: the light box's draft within 5 % of a/2.
-// (The target is 2 %: on the H200 the draft was -4.5 % here and -2.25 % at 16 spacings, which the
-// GPU test MovingSolidsGpu.ArchimedesAtEightAndSixteenSpacings holds to 3 %; at 25 it came out -7.1 %, so
-// finer particles alone do not reach 2 % yet.) The heavy box's bottom within half a spacing of the
-// floor on average (measured +0.09 spacings on the 2-core machine, +0.34 at 16 spacings on the H200: a
-// layer of water trapped under it, which one particle thick cannot drain) and its mean speed far below its
-// sinking speed (about 0.3 m/s): under 0.1 m/s. It does not come to rest: it jitters on that layer at 5.6
-// cm/s on average (H200 machine, 2026-12-01), which the contact model leaves open.
+// Archimedes (tests/sim/archimedes_check.h) at 8 spacings a side: the light box's draft within 3 % of a/2
+// over [1, 2] s. Measured on the CPU (2-core machine, 2026-12-03): -2.5 % (and -1.0 % in a run that differs
+// only by rounding: the pool's sloshing does not repeat), of which the level gauge's offset from the
+// hydrostatic surface is 1.5 to 2.5 % at this spacing (archimedes_check.h); the GPU test asserts the issue's
+// 2 % at 16 and 25 spacings. The 4.1 % this test read before was an average over [0.6, 1] s, while the box
+// still bobbed. The heavy box's bottom within half a spacing of the floor (measured +0.35 spacings on a
+// film of water it has not squeezed out, and -0.30 in the other run, where it had: its bottom layer of
+// particles nested between the floor's, which the contact's particle springs allow) and its mean speed far
+// below its sinking speed (about 0.3 m/s): under 0.05 m/s (measured 0.008).
 TEST(MovingSolids, ArchimedesFloatsHalfAndSinksOneAndAHalf) {
   const double spacing = 0.01;
   const ArchimedesResult r = measure_archimedes(ExecutionMode::cpu, spacing, kSceneFile);
   ASSERT_GT(r.samples, 100);
-  EXPECT_NEAR(r.draft_ratio, 1.0, 0.05);
+  EXPECT_NEAR(r.draft_ratio, 1.0, 0.03);
   EXPECT_LT(std::fabs(r.heavy_bottom), 0.5 * spacing);
-  EXPECT_LT(r.heavy_speed, 0.1);
+  EXPECT_LT(r.heavy_speed, 0.05);
 }
 
 // A paddle turning about z drags the water round with it: the fluid's angular momentum about the shaft,

@@ -100,6 +100,7 @@ struct Scene : FluidSceneKeys {
   Vec3f domain_min{}, domain_max{};  // [m]
   std::array<bool, 6> walls{};       // faces lined with boundary particles, indexed by Face
   int wall_layers = 2;               // boundary particle layers per wall
+  std::array<bool, 6> slip_walls{};  // walls among `walls` without a viscous term (free-slip), by Face
 
   // [[fluid.block]], [[emitter]] and [[solid]]
   std::vector<FluidBlock> blocks;

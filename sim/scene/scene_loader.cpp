@@ -96,8 +96,30 @@ void read_identity(const TableReader& root, Scene& scene) {
   if (auto solver = root.choice("solver", kSolvers)) scene.solver = *parse_solver_kind(*solver);
 }
 
+// slip_walls: faces among `walls` whose particles take no viscous term. Only WCSPH's walls have one (its
+// artificial viscosity against the wall particles); DFSPH's and PBF's viscosity sums fluid neighbours only,
+// so their walls are free-slip already, and the key changes nothing there.
+void read_slip_walls(const TableReader& domain, Scene& scene) {
+  const auto slip = domain.distinct_names("slip_walls", kFaces);
+  if (!slip) return;
+  if (scene.solver == SolverKind::dem) {
+    domain.fail("slip_walls",
+                "does not apply to solver \"dem\" (its walls' friction is the contact law's, [dem] "
+                "wall_model)");
+  }
+  for (const std::string& face : *slip) {
+    const auto f = static_cast<std::size_t>(std::find(kFaces.begin(), kFaces.end(), face) - kFaces.begin());
+    if (!scene.walls[f]) {
+      domain.fail("slip_walls", "expected faces among `walls`, got \"" + face +
+                                    "\", which has no wall (add it to `walls`)");
+    }
+    scene.slip_walls[f] = true;
+  }
+}
+
 void read_domain(const TableReader& domain, Scene& scene) {
-  static constexpr std::array<std::string_view, 4> kKeys = {"min", "max", "walls", "wall_layers"};
+  static constexpr std::array<std::string_view, 5> kKeys = {"min", "max", "walls", "wall_layers",
+                                                            "slip_walls"};
   domain.reject_unknown_keys(kKeys);
   scene.domain_min = domain.required(domain.vec3("min", "m"), "min", "an array of 3 numbers [m]");
   scene.domain_max = domain.required(domain.vec3("max", "m"), "max", "an array of 3 numbers [m]");
@@ -124,6 +146,7 @@ void read_domain(const TableReader& domain, Scene& scene) {
                 "faces; build thicker walls from fixed grains, [[dem.block]] fixed = true)");
   }
   if (auto layers = domain.integer("wall_layers", kWallLayers)) scene.wall_layers = static_cast<int>(*layers);
+  read_slip_walls(domain, scene);
 }
 
 void read_time(const TableReader& time, Scene& scene) {

@@ -520,6 +520,8 @@ SphSetup build_setup(const Scene& scene, long particles_override, double run_byt
   p.dt_min = scene.dt_min;
   p.domain_min = scene.domain_min;
   p.domain_max = scene.domain_max;
+  for (std::size_t face = 0; face < scene.slip_walls.size(); ++face)
+    if (scene.slip_walls[face]) p.slip_faces |= 1u << face;
   if (scene.speed_of_sound > 0.0f) {
     p.speed_of_sound = scene.speed_of_sound;
   } else {

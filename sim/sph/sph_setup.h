@@ -46,7 +46,10 @@ struct SphParameters {
   float dt_max = 1e-3f;              // [s]
   float dt_min = 1e-7f;              // [s]
   Vec3f domain_min{}, domain_max{};  // a fluid particle outside this box (plus one support) has escaped [m]
-  Stirring stirring;                 // off unless a viewer sets it
+  // Free-slip walls ([domain] slip_walls): one bit per domain face, 1 << face in the order x-, x+, y-, y+,
+  // z-, z+. A wall particle beyond such a face takes no viscous term (wcsph_physics.h, on_slip_wall).
+  std::uint32_t slip_faces = 0;
+  Stirring stirring;  // off unless a viewer sets it
 };
 
 // The scene's [[solid]]s as bodies (sim/sph/solid_bodies.h): every solid is one, fixed or not, so a force

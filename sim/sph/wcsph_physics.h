@@ -143,15 +143,35 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
 // alone, a wall adds no vertical pressure gradient and fluid along side walls stands on too steep a profile
 // (measured: +15 % pressure in the hydrostatic test). Viscosity: Monaghan's term on the velocity relative to
 // the wall particle, so a moving solid drags the fluid with it.
+// On a free-slip wall (`slip`, on_slip_wall) the viscous term is left out: the wall only pushes.
 SURGE_HD float boundary_pair_coefficient(const SphParameters& params, const ViscosityConstants& viscosity,
                                          float p_i, float rho_i, Vec3f v_ib, Vec3f r_ib, float r2,
-                                         float volume_b) {
+                                         float volume_b, bool slip) {
   const float psi_b = params.rest_density * volume_b;  // Akinci et al. 2012, Psi_b(rho0)
   const float p_b = fmaxf(0.0f, p_i - rho_i * dot(params.gravity, r_ib));
   float coefficient = p_i / (rho_i * rho_i) + p_b / (rho_i * rho_i);
   const float v_dot_r = dot(v_ib, r_ib);
-  if (v_dot_r < 0.0f) coefficient += -viscosity.alpha_h_c0 * v_dot_r / (rho_i * (r2 + viscosity.eta2));
+  if (v_dot_r < 0.0f && !slip)
+    coefficient += -viscosity.alpha_h_c0 * v_dot_r / (rho_i * (r2 + viscosity.eta2));
   return psi_b * coefficient;
+}
+
+// Whether wall particle x_b belongs to a free-slip wall: it lies beyond a domain face that [domain]
+// slip_walls names (SphParameters::slip_faces). Why a scene wants one: Monaghan's term against a wall
+// particle at rest brakes every fluid particle within a support of the wall, a friction of about
+// nu / dp^2 (nu = alpha h c0 / 10), far stronger than a real boundary layer at this resolution. In a
+// quasi-2-D flume a few particles wide that friction reaches most of the water and damps the waves (measured
+// in docs/scenes.md, "A piston wave-maker"). Wall particles in an edge or corner beyond both a slip face and
+// another count as slip. A solid's particles lie inside the domain and never do.
+SURGE_HD bool on_slip_wall(const SphParameters& params, Vec3f x_b) {
+  const std::uint32_t slip = params.slip_faces;  // bits x-, x+, y-, y+, z-, z+
+  if (slip == 0u) return false;
+  return ((slip & 1u) != 0u && x_b.x < params.domain_min.x) ||
+         ((slip & 2u) != 0u && x_b.x > params.domain_max.x) ||
+         ((slip & 4u) != 0u && x_b.y < params.domain_min.y) ||
+         ((slip & 8u) != 0u && x_b.y > params.domain_max.y) ||
+         ((slip & 16u) != 0u && x_b.z < params.domain_min.z) ||
+         ((slip & 32u) != 0u && x_b.z > params.domain_max.z);
 }
 
 // Wall particles b near fluid particle i; `pair(b, r_ib, r2, grad_w)` as for the fluid neighbours.
@@ -169,9 +189,10 @@ SURGE_HD void add_boundary_acceleration(const Kernel& kernel, const SphParameter
   for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
     const Vec3f grad_w = kernel.gradient(r_ib, sqrtf(r2));
     const Vec3f v_ib = v_i - boundary_velocity(boundary, b);
-    out.acceleration -=
-        boundary_pair_coefficient(params, viscosity, p_i, rho_i, v_ib, r_ib, r2, boundary.positions[b].w) *
-        grad_w;
+    const Vec4f x_b = boundary.positions[b];
+    out.acceleration -= boundary_pair_coefficient(params, viscosity, p_i, rho_i, v_ib, r_ib, r2, x_b.w,
+                                                  on_slip_wall(params, xyz(x_b))) *
+                        grad_w;
     pair(b, r_ib, r2, grad_w);
   });
 }
@@ -191,15 +212,17 @@ SURGE_HD Vec3f fluid_force_on_wall_particle(const Kernel& kernel, const SphParam
                                             const GridGeometry& grid, const FluidFields& fluid, Vec3f x_b,
                                             Vec3f v_b, float volume_b) {
   const ViscosityConstants viscosity = viscosity_constants(params);
+  const bool slip = on_slip_wall(params, x_b);
   const float support2 = params.support * params.support;
   Vec3f force{};
   for_each_neighbor(grid, fluid.index, x_b, support2, [&](std::uint32_t i, Vec3f r_bi, float r2) {
     const Vec3f r_ib = -1.0f * r_bi;
     const Vec3f grad_w = kernel.gradient(r_ib, sqrtf(r2));
     const Vec3f v_ib = xyz(fluid.velocity[i]) - v_b;
-    force += (params.particle_mass * boundary_pair_coefficient(params, viscosity, fluid.pressure[i],
-                                                               fluid.density[i], v_ib, r_ib, r2, volume_b)) *
-             grad_w;
+    force +=
+        (params.particle_mass * boundary_pair_coefficient(params, viscosity, fluid.pressure[i],
+                                                          fluid.density[i], v_ib, r_ib, r2, volume_b, slip)) *
+        grad_w;
   });
   return force;
 }

@@ -533,6 +533,53 @@ walls = ["x-", "top"]
                  "got \"top\""));
 }
 
+// [domain] slip_walls: faces among `walls` whose particles take no viscous term (wcsph_physics.h,
+// on_slip_wall); none by default.
+TEST(SceneParse, SlipWallsAreFacesAmongTheWalls) {
+  EXPECT_EQ(parse_scene(kMinimal, "t.toml").slip_walls, (std::array<bool, 6>{}));
+  const Scene scene = parse_scene(R"([domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+walls = ["x-", "y-", "y+", "z-"]
+slip_walls = ["y+", "y-"]
+[resolution]
+spacing = 0.1
+[[fluid.block]]
+shape = "box"
+min = [0, 0, 0]
+max = [0.5, 0.5, 0.5]
+)",
+                                  "t.toml");
+  EXPECT_EQ(scene.slip_walls, (std::array<bool, 6>{false, false, true, true, false, false}));
+  EXPECT_TRUE(fails_with(R"([domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+walls = ["x-", "z-"]
+slip_walls = ["x-", "y+"]
+)",
+                         5, "domain.slip_walls",
+                         "expected faces among `walls`, got \"y+\", which has no wall"));
+  EXPECT_TRUE(fails_with(R"([domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+slip_walls = ["z-", "z-"]
+)",
+                         4, "domain.slip_walls", "\"z-\" is listed twice"));
+  EXPECT_TRUE(fails_with(R"([domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+slip_walls = "y-"
+)",
+                         4, "domain.slip_walls", "expected an array of distinct names"));
+  EXPECT_TRUE(fails_with(R"(solver = "dem"
+[domain]
+min = [0, 0, 0]
+max = [1, 1, 1]
+slip_walls = ["y-"]
+)",
+                         5, "domain.slip_walls", "does not apply to solver \"dem\""));
+}
+
 TEST(SceneErrors, FormatUnknown) {
   EXPECT_TRUE(
       fails_with(kMinimal + "[output]\nformats = [\"vtk\", \"csv\"]\n", 11, "output.formats", "got \"csv\""));

@@ -370,21 +370,6 @@ void read_solids(const TableReader& top, Scene& scene) {
     reject_moving_overlap(table, solid, scene);
     scene.solids.push_back(std::move(solid));
   });
-  check_solids_for_solver(scene);
-}
-
-void check_solids_for_solver(const Scene& scene) {
-  if (scene.solver == SolverKind::wcsph) return;
-  for (std::size_t i = 0; i < scene.solids.size(); ++i) {
-    if (scene.solids[i].motion.kind != MotionKind::floating) continue;
-    const std::string key = "solid[" + std::to_string(i) + "].motion";
-    const int line = scene.line_of(key);
-    throw SceneError(scene.path, line > 0 ? line : scene.solids[i].line, key,
-                     "a floating solid (\"" + scene.solids[i].name +
-                         "\") needs solver = \"wcsph\": the two-way "
-                         "coupling sums WCSPH's wall pressures, and " +
-                         std::string(solver_name(scene.solver)) + "'s are its solve's multipliers");
-  }
 }
 
 }  // namespace surge

@@ -142,9 +142,6 @@ struct Scene : FluidSceneKeys {
 // A pressure gauge in a scene whose solver (perhaps set by --solver after loading) has no physical pressure
 // (PBF): throws SceneError at the gauge's line.
 void check_gauges_for_solver(const Scene& scene);
-// Floating solids and force gauges need WCSPH (read_solids.cpp): the incompressible solvers' wall
-// pressures are their solves' multipliers, and their two-way coupling is not built.
-void check_solids_for_solver(const Scene& scene);
 
 // Reads, checks and returns a scene. Throws SceneError naming file, line, key and what was expected.
 Scene load_scene(const std::filesystem::path& file);

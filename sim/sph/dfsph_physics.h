@@ -154,6 +154,52 @@ SURGE_HD Vec3f wall_pressure_acceleration(const Kernel& kernel, const SphParamet
   return (params.rest_density / rho_i) * sum;
 }
 
+// The fluid's force on one wall particle b of a floating body over a step, at x_b with volume V_b: the
+// reaction to every wall term the fluid's particles i received from it, as SPlisHSPlasH adds each pressure
+// iteration's to its rigid body. Per unit of their mass, i received from b
+//     dv_i = -dt_d 2 rho0 V_b q_i^d grad W_ib   summed over the divergence solve's iterations (q^d, its
+//     dt_d), dv_i = -dt   2 rho0 V_b q_i^p grad W_ib   summed over the density solve's (q^p), a_i  = (rho0 /
+//     rho_i) V_b (g . r_ib) grad W_ib   the gravity part of the wall pressure (non-pressure),
+// with grad W_ib = grad_i W(x_i - x_b). Each iteration's dv_i is linear in its q_i and the positions stand
+// still through both solves, so the sums of q over the iterations (the warm start's included) give the
+// step's total at once. The walls have no viscous term in this solver (non_pressure_acceleration is the
+// fluid's alone), so nothing else acts on b. The force, the fluid's momentum change from b over dt reversed:
+//     F_b = m rho0 V_b sum_i [ 2 (dt_d q_i^d + dt q_i^p) / dt - (g . r_ib) / rho_i ] grad W_ib
+template <typename Kernel>
+SURGE_HD Vec3f dfsph_fluid_force_on_wall_particle(const Kernel& kernel, const SphParameters& params,
+                                                  const GridGeometry& grid, const CellIndexView& fluid,
+                                                  const float* density, const float* q_divergence,
+                                                  const float* q_density, float dt_divergence, float dt,
+                                                  Vec3f x_b, float volume_b) {
+  const float support2 = params.support * params.support;
+  const float divergence_share = 2.0f * dt_divergence / dt;
+  Vec3f sum{};
+  for_each_neighbor(grid, fluid, x_b, support2, [&](std::uint32_t i, Vec3f r_bi, float r2) {
+    const Vec3f r_ib = -1.0f * r_bi;
+    const float pressure = divergence_share * q_divergence[i] + 2.0f * q_density[i];
+    sum += (pressure - dot(params.gravity, r_ib) / density[i]) * kernel.gradient(r_ib, sqrtf(r2));
+  });
+  return (params.particle_mass * params.rest_density * volume_b) * sum;
+}
+
+// dfsph_fluid_force_on_wall_particle as the callable SolidBodies sums over a body's particles.
+template <typename Kernel>
+struct DfsphWallReaction {
+  Kernel kernel;
+  SphParameters params;
+  GridGeometry grid;
+  CellIndexView fluid;
+  const float* density;
+  const float* q_divergence;
+  const float* q_density;
+  float dt_divergence;  // of the divergence solve, 0 when it did not run [s]
+  float dt;             // of the step [s]
+  SURGE_HD Vec3f operator()(Vec3f x_b, Vec3f, float volume_b) const {
+    return dfsph_fluid_force_on_wall_particle(kernel, params, grid, fluid, density, q_divergence, q_density,
+                                              dt_divergence, dt, x_b, volume_b);
+  }
+};
+
 // The time step of an incompressible solver: the particle moves at most `cfl` spacings per step (BK17 sec. 5
 // uses 0.4 particle diameters), capped by dt_max.
 SURGE_HD float incompressible_time_step(const SphParameters& params, float max_speed) {

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -132,7 +131,8 @@ class FluidSolver {
     const FluidFields fluid{fields.fluid, fields.velocity, fields.density, fields.pressure};
     for (const GaugeProbe& probe : host_probes_) {
       if (probe.kind == GaugeKind::force)
-        fluid_.solids.sample_force(kernel, p, grid, fluid, probe.solid, values + probe.first_value);
+        fluid_.solids.sample_force(WcsphWallReaction<Kernel>{kernel, p, grid, fluid}, probe.solid,
+                                   values + probe.first_value);
       if (probe.kind == GaugeKind::body) fluid_.solids.sample_body(probe.solid, values + probe.first_value);
     }
   }
@@ -154,16 +154,6 @@ class FluidSolver {
   typename Exec::template Buffer<float> gauge_values_;
   std::uint32_t gauge_count_ = 0, gauge_values_count_ = 0;
 };
-
-// The incompressible solvers move prescribed solids but do not couple floating ones (their wall pressures are
-// their solves' multipliers): the scene check says so at the solid's line (check_solids_for_solver); this is
-// the solver's own guard, for a setup made some other way.
-inline void refuse_floating_solids(const SphSetup& setup, std::string_view solver) {
-  if (setup.solids.any(MotionKind::floating))
-    throw std::invalid_argument(
-        std::string(solver) +
-        " does not couple floating solids (solver wcsph does): make them fixed or moving");
-}
 
 // The parameters of the incompressible solvers (DFSPH, PBF): the fluid keys the solver uses (the weakly
 // compressible ones, such as the equation of state and the artificial viscosity, are WCSPH's only), then

@@ -120,6 +120,65 @@ SURGE_HD Vec3f pbf_position_correction(const Kernel& kernel, const SphParameters
   return dx;
 }
 
+// The fluid's force on one wall particle b of a floating body, at x_b with volume V_b. A step's velocity is
+// v = (x* - x) / dt, so every displacement the wall gives particle i within the step changes its momentum
+// by m dx / dt, and the body takes the reverse over the step's dt: F_b = -m sum dx_ib / dt^2.
+//   one iteration's position correction: dx_ib = 2 V_b lambda_i grad W_ib (pbf_position_correction), so
+//       F_b = -(m / dt^2) sum_i 2 V_b lambda_i grad W_ib,  at that iteration's x* and lambda;
+//   the prediction's gravity part of the wall pressure: dx_ib = dt^2 a_ib with a_ib = V_b (g . r_ib) grad
+//   W_ib
+//       (wall_pressure_acceleration at rho_i = rho0), so F_b = -m sum_i V_b (g . r_ib) grad W_ib, at x.
+// grad W_ib = grad_i W(x_i - x_b). Summed over a step's iterations it is the position-based form of the
+// pressure force; PBF's velocity filters (XSPH, vorticity confinement) visit fluid neighbours only.
+template <typename Kernel>
+SURGE_HD Vec3f pbf_correction_force_on_wall_particle(const Kernel& kernel, const SphParameters& params,
+                                                     const GridGeometry& grid, const CellIndexView& fluid,
+                                                     const float* lambda, float dt, Vec3f x_b,
+                                                     float volume_b) {
+  const float support2 = params.support * params.support;
+  Vec3f sum{};
+  for_each_neighbor(grid, fluid, x_b, support2, [&](std::uint32_t i, Vec3f r_bi, float r2) {
+    if (lambda[i] != 0.0f) sum += lambda[i] * kernel.gradient(-1.0f * r_bi, sqrtf(r2));
+  });
+  return (-2.0f * params.particle_mass * volume_b / (dt * dt)) * sum;
+}
+template <typename Kernel>
+SURGE_HD Vec3f pbf_prediction_force_on_wall_particle(const Kernel& kernel, const SphParameters& params,
+                                                     const GridGeometry& grid, const CellIndexView& fluid,
+                                                     Vec3f x_b, float volume_b) {
+  const float support2 = params.support * params.support;
+  Vec3f sum{};
+  for_each_neighbor(grid, fluid, x_b, support2, [&](std::uint32_t, Vec3f r_bi, float r2) {
+    const Vec3f r_ib = -1.0f * r_bi;
+    sum += dot(params.gravity, r_ib) * kernel.gradient(r_ib, sqrtf(r2));
+  });
+  return (-params.particle_mass * volume_b) * sum;
+}
+
+// The two as the callables SolidBodies adds up over a body's particles (solid_bodies.h).
+template <typename Kernel>
+struct PbfCorrectionReaction {
+  Kernel kernel;
+  SphParameters params;
+  GridGeometry grid;
+  CellIndexView fluid;  // at this iteration's x*
+  const float* lambda;
+  float dt;  // [s]
+  SURGE_HD Vec3f operator()(Vec3f x_b, Vec3f, float volume_b) const {
+    return pbf_correction_force_on_wall_particle(kernel, params, grid, fluid, lambda, dt, x_b, volume_b);
+  }
+};
+template <typename Kernel>
+struct PbfPredictionReaction {
+  Kernel kernel;
+  SphParameters params;
+  GridGeometry grid;
+  CellIndexView fluid;  // at the step's start, x
+  SURGE_HD Vec3f operator()(Vec3f x_b, Vec3f, float volume_b) const {
+    return pbf_prediction_force_on_wall_particle(kernel, params, grid, fluid, x_b, volume_b);
+  }
+};
+
 // XSPH viscosity (MM13 eq. 17): v_i += c sum_j (m / rho0) (v_j - v_i) W_ij, and the vorticity
 // omega_i = sum_j (m / rho0) (v_j - v_i) x grad_j W_ij (MM13 eq. 15) for the confinement pass.
 struct PbfVelocityFilter {

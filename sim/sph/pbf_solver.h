@@ -3,9 +3,11 @@
 //
 //   predict                v += dt (g + the stirring hand + the walls' hydrostatic pressure);  x* = x + dt v
 //   sort by cell           neighbours of the predicted positions, kept through the iterations (MM13)
-//   iterate                lambda_i;  x* += dx_i  (Jacobi: every particle reads the others' previous x*)
+//   iterate                lambda_i;  x* += dx_i  (Jacobi: every particle reads the others' previous x*);
+//                          each iteration's push on the floating bodies' particles added up (pbf_physics.h)
 //   final density          the density error the iterations reached, and the density a frame exports
 //   velocity               v = (x* - x) / dt, then XSPH viscosity and vorticity confinement
+//   floating bodies        advanced by integrate_floating with the step's force (solid_bodies.h)
 #pragma once
 
 #include <cstdint>
@@ -29,7 +31,6 @@ class PbfSolver : public FluidSolver<Exec> {
 
   PbfSolver(Exec& exec, const SphSetup& setup, const PbfParameters& pbf)
       : FluidSolver<Exec>(exec, setup), pbf_(pbf) {
-    refuse_floating_solids(setup, "pbf");
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(previous_position_, n);
     exec.allocate(next_position_, n);
@@ -92,6 +93,10 @@ class PbfSolver : public FluidSolver<Exec> {
     exec.end();
 
     exec.begin(Stage::integration);
+    // A floating body takes the reaction to the prediction's wall term, which must see its walls where they
+    // are now. Prescribed solids read them where the last step's sort put them (a step late, and no
+    // reaction to balance), as they always have.
+    if (s.solids.floating()) s.solids.place(s.grid, s.boundary);
     predict(kernel, dt);
     exec.end();
 
@@ -102,12 +107,14 @@ class PbfSolver : public FluidSolver<Exec> {
     exec.begin(Stage::forces);
     figures_.iterations = 0;
     clear(lambda_sum_);
+    add_prediction_forces(kernel);
     for (int k = 0; k < pbf_.iterations; ++k) {
       compute_lambda(kernel);
       if (pbf_.density_error > 0.0f && average_constraint() <= double(pbf_.density_error)) break;
-      correct_positions(kernel);
+      correct_positions(kernel, dt);
       ++figures_.iterations;
     }
+    s.solids.sum_added_forces(s.grid, s.boundary_view());
     exec.end();
 
     exec.begin(Stage::density);
@@ -174,9 +181,25 @@ class PbfSolver : public FluidSolver<Exec> {
            double(fluid_.n);
   }
 
-  // x*_i + dx_i into a second buffer, then swapped in: the cell index stays valid, since it refers to slots.
+  // The floating bodies' force starts a step as the reaction to the prediction's wall term, at the
+  // positions the prediction started from (carried through the sort beside x*). This and the iterations'
+  // reactions are gathered from each body particle through the fluid's cells, which the sort built for x*:
+  // a fluid particle that has moved since out of the 27 cells around a body particle it is within the
+  // support of is missed (the fluid's own pass finds it), a pair at the support's edge, where the kernel's
+  // gradient vanishes.
   template <typename Kernel>
-  void correct_positions(const Kernel& kernel) {
+  void add_prediction_forces(const Kernel& kernel) {
+    FluidState<Exec>& s = fluid_;
+    CellIndexView start = s.fluid_view();
+    start.positions = previous_position_.data();
+    s.solids.clear_fluid_forces();
+    s.solids.add_fluid_forces(PbfPredictionReaction<Kernel>{kernel, s.params, s.grid, start});
+  }
+
+  // x*_i + dx_i into a second buffer, then swapped in: the cell index stays valid, since it refers to slots.
+  // The floating bodies take the reaction to the walls' share of dx_i at the same x* and lambda.
+  template <typename Kernel>
+  void correct_positions(const Kernel& kernel, float dt) {
     FluidState<Exec>& s = fluid_;
     const SphParameters p = s.params;
     const PbfParameters pbf = pbf_;
@@ -192,6 +215,7 @@ class PbfSolver : public FluidSolver<Exec> {
       next[i] = {x.x + dx.x, x.y + dx.y, x.z + dx.z, x.w};
       lambda_sum[i] += lambda[i];
     });
+    s.solids.add_fluid_forces(PbfCorrectionReaction<Kernel>{kernel, p, grid, fluid, lambda, dt});
     s.position.swap(next_position_);
   }
 

@@ -6,9 +6,12 @@
 //
 //   place            at the start of a step: x_k = c + R(q) r_k, v_k = v + omega x (x_k - c), then the wall
 //                    particles sorted by cell into the solver's boundary arrays
-//   sum_forces       the fluid's force and torque on each body (fluid_force_on_wall_particle, the reaction to
-//                    the walls' term in the fluid's force pass), and for floating bodies the contacts with
-//                    other solids and the walls; reduced per body where the particles live
+//   sum_forces       the fluid's force and torque on each floating body, and the contacts with other solids
+//                    and the walls; reduced per body where the particles live. The fluid's force on a body
+//                    particle is the reaction to the wall terms the solver's own passes gave the fluid: a
+//                    callable the solver hands in, (x_b, v_b, V_b) -> F_b (WCSPH's force pass:
+//                    WcsphWallReaction; DFSPH's solves: DfsphWallReaction; PBF's position corrections, summed
+//                    over its iterations through add_fluid_forces: pbf_physics.h)
 //   advance          at the end of a step, one thread: prescribed poses at the new time, floating bodies by
 //                    integrate_floating
 //
@@ -25,7 +28,6 @@
 #include "sim/index/neighbor_loop.h"
 #include "sim/sph/body_motion.h"
 #include "sim/sph/sph_setup.h"
-#include "sim/sph/wcsph_physics.h"
 
 namespace surge {
 
@@ -34,6 +36,11 @@ namespace surge {
 inline constexpr std::uint32_t kBodyGaugeValues = 19;
 // Values of a force gauge: force and moment about the body's reference point.
 inline constexpr std::uint32_t kForceGaugeValues = 6;
+
+// The fluid force of a pass that only adds the contacts to what the fluid's passes summed.
+struct NoFluidForce {
+  SURGE_HD Vec3f operator()(Vec3f, Vec3f, float) const { return {}; }
+};
 
 template <typename Exec>
 class SolidBodies {
@@ -127,15 +134,40 @@ class SolidBodies {
     });
   }
 
-  // The floating bodies' force and torque for this step, into their states: the fluid's (from `fluid`, as
-  // the force pass saw it) and the contacts with the wall particles of `boundary` that are not their own.
-  template <typename Kernel>
-  void sum_floating_forces(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                           const FluidFields& fluid, const CellIndexView& boundary) {
+  // The floating bodies' force and torque for this step, into their states: the fluid's, fluid_force(x_b,
+  // v_b, V_b) for each of their particles, and the contacts with the wall particles of `boundary` that are
+  // not their own.
+  template <typename FluidForce>
+  void sum_floating_forces(const FluidForce& fluid_force, const GridGeometry& grid,
+                           const CellIndexView& boundary) {
     if (!floating_) return;
     for (std::uint32_t b = 0; b < bodies_.size(); ++b) {
       if (bodies_[b].motion.kind != MotionKind::floating) continue;
-      particle_forces(kernel, params, grid, fluid, &boundary, b);
+      particle_forces(fluid_force, false, grid, &boundary, b);
+      reduce(b, body_sums(b));
+    }
+  }
+
+  // The same in parts, for a solver whose fluid pushes on the bodies in several passes a step (PBF's
+  // iterations): clear_fluid_forces() at the start, add_fluid_forces() after each pass, and
+  // sum_added_forces() once the step's passes are done.
+  void clear_fluid_forces() {
+    if (!floating_) return;
+    Vec4f* force = particle_force_.data();
+    exec_.for_each(particle_count_, [=] SURGE_LAMBDA(std::uint32_t j) { force[j] = Vec4f{}; });
+  }
+  template <typename FluidForce>
+  void add_fluid_forces(const FluidForce& fluid_force) {
+    if (!floating_) return;
+    for (std::uint32_t b = 0; b < bodies_.size(); ++b)
+      if (bodies_[b].motion.kind == MotionKind::floating)
+        particle_forces(fluid_force, true, GridGeometry{}, nullptr, b);
+  }
+  void sum_added_forces(const GridGeometry& grid, const CellIndexView& boundary) {
+    if (!floating_) return;
+    for (std::uint32_t b = 0; b < bodies_.size(); ++b) {
+      if (bodies_[b].motion.kind != MotionKind::floating) continue;
+      particle_forces(NoFluidForce{}, true, grid, &boundary, b);
       reduce(b, body_sums(b));
     }
   }
@@ -171,10 +203,9 @@ class SolidBodies {
 
   // A force gauge on body b: the fluid's force and moment about the body's reference point now, into
   // values[0..6) (the executor's side). Contacts are not the fluid's and are left out.
-  template <typename Kernel>
-  void sample_force(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                    const FluidFields& fluid, std::uint32_t b, float* values) {
-    particle_forces(kernel, params, grid, fluid, nullptr, b);
+  template <typename FluidForce>
+  void sample_force(const FluidForce& fluid_force, std::uint32_t b, float* values) {
+    particle_forces(fluid_force, false, GridGeometry{}, nullptr, b);
     double* sums = gauge_sums_.data();
     reduce(b, sums);
     exec_.single([=] SURGE_LAMBDA() {
@@ -223,10 +254,11 @@ class SolidBodies {
     return reinterpret_cast<double*>(reinterpret_cast<char*>(state_.data() + b) + offsetof(BodyState, force));
   }
 
-  // particle_force_[j] for body b's particles: the fluid's force, plus contacts when `contacts` is given.
-  template <typename Kernel>
-  void particle_forces(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                       const FluidFields& fluid, const CellIndexView* contacts, std::uint32_t b) {
+  // particle_force_[j] for body b's particles: the fluid's, plus contacts when `contacts` is given; added
+  // to what particle_force_[j] holds when `onto_added`.
+  template <typename FluidForce>
+  void particle_forces(const FluidForce& fluid_force, bool onto_added, const GridGeometry& grid,
+                       const CellIndexView* contacts, std::uint32_t b) {
     const std::uint32_t first = bodies_[b].first;
     const bool with_contacts = contacts != nullptr;
     const CellIndexView walls = with_contacts ? *contacts : CellIndexView{};
@@ -241,7 +273,8 @@ class SolidBodies {
       const std::uint32_t j = first + k;
       const Vec4f x_b = reference[member[j]];
       const Vec3f v_b = reference_velocity != nullptr ? xyz(reference_velocity[member[j]]) : Vec3f{};
-      Vec3f f = fluid_force_on_wall_particle(kernel, params, grid, fluid, xyz(x_b), v_b, x_b.w);
+      Vec3f f = fluid_force(xyz(x_b), v_b, x_b.w);
+      if (onto_added) f = xyz(force[j]) + f;
       if (with_contacts) {
         for_each_neighbor(grid, walls, xyz(x_b), spacing * spacing,
                           [&](std::uint32_t a, Vec3f r_ba, float r2) {

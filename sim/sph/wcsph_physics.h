@@ -227,6 +227,18 @@ SURGE_HD Vec3f fluid_force_on_wall_particle(const Kernel& kernel, const SphParam
   return force;
 }
 
+// fluid_force_on_wall_particle as the callable SolidBodies sums over a body's particles (solid_bodies.h).
+template <typename Kernel>
+struct WcsphWallReaction {
+  Kernel kernel;
+  SphParameters params;
+  GridGeometry grid;
+  FluidFields fluid;
+  SURGE_HD Vec3f operator()(Vec3f x_b, Vec3f v_b, float volume_b) const {
+    return fluid_force_on_wall_particle(kernel, params, grid, fluid, x_b, v_b, volume_b);
+  }
+};
+
 SURGE_HD void finish_acceleration(const SphParameters& params, ParticleAcceleration& out) {
   out.xsph = params.xsph_epsilon * out.xsph;
 }

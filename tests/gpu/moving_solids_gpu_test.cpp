@@ -1,5 +1,6 @@
 // Moving and floating solids on the GPU (sim/sph/solid_bodies.h): in every mode the bodies follow the CPU
-// reference, and moving them adds no bus bytes per step beyond the gauge values; and a piston wave-maker
+// reference, and moving them adds no bus bytes per step beyond the gauge values, under WCSPH and (a
+// floating box) under DFSPH and PBF; and a piston wave-maker
 // makes the waves linear wave-maker theory (Biesel 1951) says it should, for kh from 0.5 to 2. Runs under
 // the `gpu` label; skipped with a message elsewhere.
 #include <gtest/gtest.h>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "sim/backend/simulation_factory.h"
@@ -127,6 +129,106 @@ TEST(MovingSolidsGpu, EveryModeFollowsTheCpuAndMovingCostsNoBusBytes) {
       if (mode == ExecutionMode::gpu) {
         EXPECT_EQ(entry.bytes, it->second.bytes) << key.second;
       }
+    }
+  }
+}
+
+// The same pool's box under an incompressible solver, floating (`floating`) or fixed, with no paddle: DFSPH
+// and PBF have no force gauges.
+std::string incompressible_pool(const std::string& solver, bool floating) {
+  return "name = \"pool\"\nsolver = \"" + solver + R"("
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.32, 0.16, 0.24]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.32, 0.16, 0.12]
+[[solid]]
+name = "box"
+shape = "box"
+center = [0.08, 0.08, 0.16]
+size = [0.08, 0.08, 0.08]
+)" + (floating ? "motion = \"floating\"\ndensity = 600.0\n" : "") +
+         R"(
+[gauges]
+every_time = 0.01
+[[gauge]]
+name = "box"
+type = "body"
+solid = "box"
+)";
+}
+
+// The solver reductions a step reads back on the GPU (8 bytes each, "solver reduction (sum)"): DFSPH's
+// average error before each solve and after each of its iterations; PBF's average density error once after
+// its fixed iterations ([pbf] density_error = 0, the default: no early stop).
+long solver_sums_of_last_step(Simulation& simulation, SolverKind solver) {
+  if (solver == SolverKind::pbf) return 1;
+  long sums = 2;
+  for (const NamedValue& figure : simulation.step_figures())
+    if (figure.name == "divergence_iterations" || figure.name == "density_iterations")
+      sums += long(std::get<double>(figure.value));
+  return sums;
+}
+
+// A box of density 600 dropped into the pool under DFSPH and under PBF: the GPU's box follows the CPU's, and
+// in the gpu mode floating adds no bus bytes. The ledger of the run with the box fixed holds everything the
+// floating run's does, with the same bytes, but for the bodies' uploads at the start and the solver's
+// reductions, whose count follows the iterations each step took (solver_sums_of_last_step), which differ
+// between the two runs: there it must be exactly what the iterations explain, so nothing else reads back.
+TEST(MovingSolidsGpu, DfsphAndPbfFloatABoxAsTheCpuDoesAndAddNoBusBytes) {
+  for (const std::string solver_text : {"dfsph", "pbf"}) {
+    SCOPED_TRACE(solver_text);
+    const SolverKind solver = *parse_solver_kind(solver_text);
+    const Scene scene = parse_scene(incompressible_pool(solver_text, true), kSceneFile);
+    const Scene still = parse_scene(incompressible_pool(solver_text, false), kSceneFile);
+    auto cpu = make_simulation(scene, ExecutionMode::cpu, {});
+    auto gpu = make_simulation(scene, ExecutionMode::gpu, {});
+    auto fixed = make_simulation(still, ExecutionMode::gpu, {});
+    const auto reference = run(*cpu, scene);
+    std::vector<std::vector<float>> series;
+    long sums = 0;
+    EXPECT_TRUE(gpu->set_gauges(gauge_probes(scene.gauges)));
+    for (int step = 1; step <= kSteps; ++step) {
+      gpu->step();
+      const StepStatus status = gpu->status();
+      EXPECT_EQ(status.instability, Instability::none) << status.diagnosis();
+      sums += solver_sums_of_last_step(*gpu, solver);
+      if (step % kEvery != 0) continue;
+      series.emplace_back();
+      gpu->sample_gauges(series.back());
+    }
+    (void)run(*fixed, still);
+    ASSERT_EQ(series.size(), reference.size());
+    for (std::size_t k = 0; k < series.size(); ++k) {
+      const std::vector<float>& g = series[k];
+      const std::vector<float>& c = reference[k];
+      ASSERT_EQ(g.size(), 19u);
+      std::printf("%s gpu sample %zu: box z %.5f (cpu %.5f) m, v_z %.4f (cpu %.4f) m/s\n",
+                  solver_text.c_str(), k, g[2], c[2], g[9], c[9]);
+      // An iterative solve stops where its error first falls below the target, which float sums in
+      // another order can move by an iteration: a tenth of a spacing for the box's place, 2 cm/s for its
+      // speed (about 5 % of its entry speed), a quaternion component to 1e-2.
+      for (int a = 0; a < 3; ++a) EXPECT_NEAR(g[a], c[a], 1e-3f) << "sample " << k;
+      for (int a = 3; a < 7; ++a) EXPECT_NEAR(g[a], c[a], 1e-2f) << "sample " << k;
+      for (int a = 7; a < 10; ++a) EXPECT_NEAR(g[a], c[a], 2e-2f) << "sample " << k;
+    }
+    const auto with = gpu->ledger().entries();
+    const auto without = fixed->ledger().entries();
+    for (const auto& [key, entry] : with) {
+      if (key.second == "solid bodies") continue;
+      if (key.second == "solver reduction (sum)") {
+        EXPECT_EQ(long(entry.copies), sums);
+        EXPECT_EQ(entry.bytes, 8 * entry.copies);
+        continue;
+      }
+      const auto it = without.find(key);
+      ASSERT_NE(it, without.end()) << key.second;
+      EXPECT_EQ(entry.bytes, it->second.bytes) << key.second;
     }
   }
 }

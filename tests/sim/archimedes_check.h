@@ -52,8 +52,8 @@ struct ArchimedesResult {
   long samples = 0;
 };
 
-inline ArchimedesResult measure_archimedes(ExecutionMode mode, double spacing,
-                                           const std::string& scene_file) {
+inline ArchimedesResult measure_archimedes(ExecutionMode mode, double spacing, const std::string& scene_file,
+                                           SolverKind solver = SolverKind::wcsph) {
   char spacing_text[32];
   std::snprintf(spacing_text, sizeof spacing_text, "%.4f", spacing);
   std::string text = R"(name = "archimedes"
@@ -104,7 +104,8 @@ z1 = 0.29
 )";
   ;
   text.replace(text.find("spacing = 0.01"), 14, std::string("spacing = ") + spacing_text);
-  const Scene scene = parse_scene(text, scene_file);
+  Scene scene = parse_scene(text, scene_file);
+  scene.solver = solver;
   auto sim = make_simulation(scene, mode, {});
   EXPECT_TRUE(sim->set_gauges(gauge_probes(scene.gauges)));
   const double a = 0.08;
@@ -131,11 +132,11 @@ z1 = 0.29
   r.heavy_bottom /= double(r.samples);
   r.heavy_speed /= double(r.samples);
   std::printf(
-      "%s, spacing %.4f m (a = %.0f spacings): light box draft %+.2f %% from a/2 (level gauge offset %.4f "
+      "%s %s, spacing %.4f m (a = %.0f spacings): light box draft %+.2f %% from a/2 (level gauge offset %.4f "
       "m); "
       "heavy box bottom at z = %.4f m (%.2f spacings), speed %.4f m/s on average\n",
-      mode_name(mode), spacing, a / spacing, 100 * (r.draft_ratio - 1), level_offset, r.heavy_bottom,
-      r.heavy_bottom / spacing, r.heavy_speed);
+      solver_name(solver), mode_name(mode), spacing, a / spacing, 100 * (r.draft_ratio - 1), level_offset,
+      r.heavy_bottom, r.heavy_bottom / spacing, r.heavy_speed);
   return r;
 }
 

@@ -124,11 +124,9 @@ TEST(CpuRegression, EveryScenesCpuRunIsBitIdenticalToTheRecordedOne) {
   int compared = 0;
   for (const auto& path : all_scenes()) {
     std::vector<std::pair<std::string, std::string>> runs = {{scene_key(path), run_and_hash(path)}};
-    // The fluid scenes again under DFSPH and PBF, but those with floating solids, which only WCSPH couples.
+    // The fluid scenes again under DFSPH and PBF.
     const Scene scene = load_scene(path);
-    bool floating = false;
-    for (const SolidSettings& solid : scene.solids) floating |= solid.motion.kind == MotionKind::floating;
-    if (scene.solver == SolverKind::wcsph && !floating)
+    if (scene.solver == SolverKind::wcsph)
       for (const char* solver : {"dfsph", "pbf"})
         runs.push_back({scene_key(path) + "+" + solver, run_and_hash(path, solver)});
     for (const auto& [key, got] : runs) {

@@ -187,8 +187,6 @@ solid = "solid1"
   expect_scene_error(pool(sphere + "motion = \"rotate\"\naxis = [0, 0, 0]\nangular_speed = 1\n"), 19, "axis",
                      "non-zero direction");
   expect_scene_error(pool(sphere + "motion = \"floating\"\n"), 14, "density", "required key is missing");
-  expect_scene_error(pool(sphere + "motion = \"floating\"\ndensity = 500\n", "solver = \"dfsph\"\n"), 19,
-                     "solid[0].motion", "needs solver = \"wcsph\"");
   expect_scene_error(pool(sphere + "motion = \"table\"\ntable = \"no_such_table.csv\"\n"), 19, "table",
                      "cannot open the motion table");
   expect_scene_error(pool(sphere + "[gauges]\nevery_time = 0.01\n[[gauge]]\nname = \"f\"\ntype = \"force\"\n"
@@ -313,6 +311,105 @@ TEST(MovingSolids, ArchimedesFloatsHalfAndSinksOneAndAHalf) {
   EXPECT_NEAR(r.draft_ratio, 1.0, 0.03);
   EXPECT_LT(std::fabs(r.heavy_bottom), 0.5 * spacing);
   EXPECT_LT(r.heavy_speed, 0.05);
+}
+
+// Archimedes under the incompressible solvers (tests/sim/archimedes_check.h at 8 spacings a side): the
+// bodies take the reaction to DFSPH's solves and to PBF's position corrections (dfsph_physics.h,
+// pbf_physics.h). Measured on the 2-core machine, 2026-12-03: DFSPH's light box draft +4.47 % from a/2 (the
+// WCSPH test's 5 % holds), its heavy box's bottom -0.30 spacings (pressed into the floor's contact springs),
+// 1.5 cm/s on average; 3.6 min of CPU time (2 threads). PBF's draft +11.4 %, the heavy box +0.42 spacings
+// above the floor at 1.4 cm/s; 5.0 min of CPU time. Not understood yet: PBF's four constraint iterations
+// leave its water compressible, the likely cause (unchecked). 15 % holds what it does, and the 5 % target is
+// the disabled test below.
+TEST(MovingSolids, ArchimedesUnderDfsph) {
+  const double spacing = 0.01;
+  const ArchimedesResult r = measure_archimedes(ExecutionMode::cpu, spacing, kSceneFile, SolverKind::dfsph);
+  ASSERT_GT(r.samples, 100);
+  EXPECT_NEAR(r.draft_ratio, 1.0, 0.05);
+  EXPECT_LT(std::fabs(r.heavy_bottom), 0.5 * spacing);
+  EXPECT_LT(r.heavy_speed, 0.1);
+}
+TEST(MovingSolids, ArchimedesUnderPbf) {
+  const double spacing = 0.01;
+  const ArchimedesResult r = measure_archimedes(ExecutionMode::cpu, spacing, kSceneFile, SolverKind::pbf);
+  ASSERT_GT(r.samples, 100);
+  EXPECT_NEAR(r.draft_ratio, 1.0, 0.15);
+  EXPECT_LT(std::fabs(r.heavy_bottom), 0.5 * spacing);
+  EXPECT_LT(r.heavy_speed, 0.1);
+}
+// Not met (+11.4 % measured, above): PBF within the WCSPH test's 5 %.
+TEST(MovingSolids, DISABLED_ArchimedesUnderPbfWithinFivePercent) {
+  const ArchimedesResult r = measure_archimedes(ExecutionMode::cpu, 0.01, kSceneFile, SolverKind::pbf);
+  ASSERT_GT(r.samples, 100);
+  EXPECT_NEAR(r.draft_ratio, 1.0, 0.05);
+}
+
+// Momentum goes where it should: a box of half the water's density let go under water rises, and the water
+// flowing in under it moves down. The water's momentum sum m v_z is compared with a run whose box is held
+// fixed (both start from the same lattice, whose settling moves the water too): with the box free it is
+// lower, by about twice the box's own momentum for an incompressible fluid (the volume the box vacates is
+// refilled by water twice its mass), so the system's centre of mass sinks. A reaction of the wrong sign, or
+// none, fails the first check; a body that took momentum the fluid did not lose, the second. (WCSPH's
+// coupling is the one these solvers follow; its start from an uncompressed lattice rings for longer.)
+// Measured: DFSPH's water -1.64 times the box's momentum, PBF's -2.91. In a narrower tank (0.12 m, three
+// spacings beside the box) PBF's box barely rose in 0.1 s (+0.0017 kg m/s) and its water moved up against
+// the held run (+0.0105): there the lattice's settling outweighs the box, which is not understood yet.
+TEST(MovingSolids, ASubmergedLightBoxRisesAndTheWaterMovesDown) {
+  const auto tank = [](const std::string& motion) {
+    return R"(name = "rising"
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.16, 0.16, 0.24]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.16, 0.16, 0.16]
+[[solid]]
+name = "box"
+shape = "box"
+center = [0.08, 0.08, 0.07]
+size = [0.06, 0.06, 0.06]
+)" + motion +
+           R"(
+[gauges]
+every_time = 0.01
+[[gauge]]
+name = "box"
+type = "body"
+solid = "box"
+)";
+  };
+  for (const SolverKind solver : {SolverKind::dfsph, SolverKind::pbf}) {
+    double fluid_momentum[2] = {}, box_momentum = 0;
+    for (const bool floating : {true, false}) {
+      Scene scene = parse_scene(tank(floating ? "motion = \"floating\"\ndensity = 500.0\n" : ""), kSceneFile);
+      scene.solver = solver;
+      const SphSetup setup = build_setup(scene);  // for the masses
+      auto sim = make_simulation(scene, ExecutionMode::cpu, {});
+      ASSERT_TRUE(sim->set_gauges(gauge_probes(scene.gauges)));
+      while (sim->status().time_s < 0.1) sim->step();
+      ASSERT_EQ(sim->status().instability, Instability::none) << sim->status().diagnosis();
+      ParticleFrame frame;
+      sim->download(frame);
+      for (std::size_t i = 0; i < frame.size(); ++i)
+        fluid_momentum[floating ? 0 : 1] += setup.params.particle_mass * frame.velocity[i].z;
+      if (!floating) continue;
+      std::vector<float> body;
+      sim->sample_gauges(body);
+      box_momentum = setup.solids.bodies[0].motion.mass * body[9];  // v_z
+    }
+    const double change = fluid_momentum[0] - fluid_momentum[1];
+    std::printf(
+        "%s: after 0.1 s the box's momentum %+.4f kg m/s; the water's %+.4f kg m/s, %+.4f with the box "
+        "fixed: "
+        "%+.2f times the box's\n",
+        solver_name(solver), box_momentum, fluid_momentum[0], fluid_momentum[1], change / box_momentum);
+    EXPECT_GT(box_momentum, 0.0) << solver_name(solver);
+    EXPECT_LT(change, -box_momentum) << solver_name(solver);
+  }
 }
 
 // A paddle turning about z drags the water round with it: the fluid's angular momentum about the shaft,

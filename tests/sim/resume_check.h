@@ -81,9 +81,8 @@ inline bool scene_reads_a_mesh(const std::filesystem::path& path) {
   return text.find("shape = \"mesh\"") != std::string::npos;
 }
 
-// The check on every scene in scenes/ under its solver, and the fluid scenes also under DFSPH and PBF (but
-// those with floating solids, which only WCSPH couples), at `particles` in `mode`; returns how many runs
-// were checked. Each run's checkpoint size is printed.
+// The check on every scene in scenes/ under its solver, and the fluid scenes also under DFSPH and PBF, at
+// `particles` in `mode`; returns how many runs were checked. Each run's checkpoint size is printed.
 inline int expect_every_scene_resumes_bit_exact(ExecutionMode mode, long particles, int first, int then,
                                                 const std::filesystem::path& file) {
   std::vector<std::filesystem::path> scenes;
@@ -98,9 +97,7 @@ inline int expect_every_scene_resumes_bit_exact(ExecutionMode mode, long particl
     }
     const Scene base = load_scene(path);
     std::vector<SolverKind> solvers = {base.solver};
-    bool floating = false;
-    for (const SolidSettings& solid : base.solids) floating |= solid.motion.kind == MotionKind::floating;
-    if (base.solver == SolverKind::wcsph && !floating) {
+    if (base.solver == SolverKind::wcsph) {
       solvers.push_back(SolverKind::dfsph);
       solvers.push_back(SolverKind::pbf);
     }

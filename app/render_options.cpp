@@ -50,6 +50,9 @@ void add_render_look_options(CLI::App& command, RenderOptions& options, bool wit
       ->check(CLI::IsMember({"perspective", "front", "side", "top"}))
       ->capture_default_str();
   command.add_flag("--boundary", options.show_boundary, "Also draw the wall (boundary) particles");
+  command.add_flag("--no-solids", options.hide_solids,
+                   "Do not draw the scene's [[solid]]s (drawn by default as shaded meshes, moving with the "
+                   "simulation)");
   command
       .add_option("--style", options.style,
                   "Drawing style: spheres (particles coloured by --color-by) or surface (the fluid as "

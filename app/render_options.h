@@ -22,6 +22,7 @@ struct RenderOptions {
   std::string color_by = "speed";
   std::string camera = "perspective";
   bool show_boundary = false;
+  bool hide_solids = false;  // --no-solids: the scene's [[solid]]s are drawn as meshes unless given
   int video_fps = 30;
   // --style and the surface's parameters: over the scene's [render] table where given.
   std::string style;  // "spheres", "surface"; empty: the scene's

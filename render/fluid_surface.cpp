@@ -11,9 +11,8 @@
 namespace surge::render {
 namespace {
 
-// Towards the sun, world space (z up): high, over the left shoulder of the default perspective camera, so
-// its highlight lands on water that faces the viewer.
-const Vec3f kToLight = normalized(Vec3f{-0.45f, -0.55f, 1.0f});
+// Towards the sun (solid_meshes.h): its highlight lands on water that faces the viewer.
+const Vec3f kToLight = sun_direction();
 constexpr int kEnvironmentWidth = 512, kEnvironmentHeight = 256;
 // Spheres of radius half the spacing fill pi/6 of a cubic lattice's cells (fluid_thickness.frag).
 constexpr float kFillCorrection = 6.0f / 3.14159265f;
@@ -139,7 +138,7 @@ void FluidSurface::resize(int width, int height) {
   scene_depth_ = make_texture(GL_DEPTH_COMPONENT32F, width, height, GL_NEAREST);
   scene_framebuffer_ = make_framebuffer(scene_color_, scene_depth_);
   thickness_ = make_texture(GL_R32F, width, height, GL_NEAREST);
-  thickness_framebuffer_ = make_framebuffer(thickness_, 0);
+  thickness_framebuffer_ = make_framebuffer(thickness_, scene_depth_);
   raw_depth_ = make_texture(GL_R32F, width, height, GL_NEAREST);
   depth_buffer_ = make_texture(GL_DEPTH_COMPONENT32F, width, height, GL_NEAREST);
   depth_framebuffer_ = make_framebuffer(raw_depth_, depth_buffer_);
@@ -184,8 +183,8 @@ void FluidSurface::update_box(const RenderSettings& settings) {
   built_max_ = hi;
 }
 
-void FluidSurface::draw(const ParticleBuffers& fluid, const OrbitCamera& camera, int width, int height,
-                        const RenderSettings& settings) {
+void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids, const OrbitCamera& camera,
+                        int width, int height, const RenderSettings& settings) {
   GLint target = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &target);
   resize(width, height);
@@ -198,17 +197,22 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const OrbitCamera& camera,
 
   // The scene without the water: what the water refracts, and what shows where there is none.
   glBindFramebuffer(GL_FRAMEBUFFER, scene_framebuffer_);
-  draw_scene(camera, view, projection, settings);
+  draw_scene(camera, view, projection, solids, settings);
 
-  // Thickness: every particle, summed; no depth test, as water behind water adds to it.
+  // Thickness: every particle in front of the scene, summed. Tested against the scene's depth (not
+  // written: water behind water adds to it), so that water behind a solid does not thicken the water seen
+  // in front of it.
   const float zero[4] = {0, 0, 0, 0};
   glClearNamedFramebufferfv(thickness_framebuffer_, GL_COLOR, 0, zero);
   glBindFramebuffer(GL_FRAMEBUFFER, thickness_framebuffer_);
-  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDepthMask(GL_FALSE);
   glEnable(GL_BLEND);
   glBlendFunc(GL_ONE, GL_ONE);
   draw_particles(thickness_program_, fluid, view, projection, settings, 0);
   glDisable(GL_BLEND);
+  glDepthMask(GL_TRUE);
 
   // Depth of the nearest sphere, spray left out (the thickness decides what is spray).
   const float far_depth = 1.0f;
@@ -243,7 +247,7 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const OrbitCamera& camera,
 }
 
 void FluidSurface::draw_scene(const OrbitCamera& camera, const Mat4& view, const Mat4& projection,
-                              const RenderSettings& settings) {
+                              const SolidMeshes* solids, const RenderSettings& settings) {
   const float far_depth = 1.0f;
   glClearNamedFramebufferfv(scene_framebuffer_, GL_DEPTH, 0, &far_depth);
   glDisable(GL_BLEND);
@@ -254,6 +258,10 @@ void FluidSurface::draw_scene(const OrbitCamera& camera, const Mat4& view, const
   glUseProgram(sky_program_.id());
   glBindVertexArray(empty_vertex_array_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
+  glBindVertexArray(0);
+  // The solids, opaque: the water refracts them where it lies in front, and hides them (composite) where
+  // it lies nearer.
+  if (solids != nullptr) solids->draw(view, projection, kToLight);
   if (!settings.has_box) return;
 
   glEnable(GL_DEPTH_TEST);

@@ -4,8 +4,10 @@
 // in the same GL buffers as the spheres style, so a GPU simulation feeds it through interop unchanged.
 //
 // A frame, pass by pass (each a shader in shaders/):
-//   scene      sky (environment.frag, sky.frag), floor with a grid (floor.frag), tank edges: colour + depth
-//   thickness  every particle adds its chord, blended additively (fluid_thickness.frag)
+//   scene      sky (environment.frag, sky.frag), the scene's solids (solid_mesh.frag), floor with a grid
+//              (floor.frag), tank edges: colour + depth
+//   thickness  every particle in front of the scene adds its chord, blended additively
+//              (fluid_thickness.frag)
 //   depth      the nearest sphere surface's distance, spray left out (fluid_particle.vert, fluid_depth.frag)
 //   smoothing  separable bilateral filter of that depth, a few iterations (fluid_smooth.frag); a Gaussian
 //              blur of the thickness (fluid_thickness_blur.frag)
@@ -20,6 +22,7 @@
 #include "render/camera.h"
 #include "render/particle_renderer.h"
 #include "render/shader_program.h"
+#include "render/solid_meshes.h"
 
 namespace surge::render {
 
@@ -31,8 +34,9 @@ class FluidSurface {
   FluidSurface& operator=(const FluidSurface&) = delete;
 
   // Draws the scene and the fluid into the framebuffer bound now, viewport [0, width) x [0, height).
-  void draw(const ParticleBuffers& fluid, const OrbitCamera& camera, int width, int height,
-            const RenderSettings& settings);
+  // `solids` (null: none) go into the scene the water refracts.
+  void draw(const ParticleBuffers& fluid, const SolidMeshes* solids, const OrbitCamera& camera, int width,
+            int height, const RenderSettings& settings);
 
   // The last frame's passes, for tests, rows from the top of the image down: the fluid's distance in front
   // of the eye [m] (0 where there is none) before and after smoothing, and its thickness [m] before and after
@@ -47,7 +51,7 @@ class FluidSurface {
   void release_targets();
   void draw_environment_texture();
   void draw_scene(const OrbitCamera& camera, const Mat4& view, const Mat4& projection,
-                  const RenderSettings& settings);
+                  const SolidMeshes* solids, const RenderSettings& settings);
   void draw_particles(const ShaderProgram& program, const ParticleBuffers& fluid, const Mat4& view,
                       const Mat4& projection, const RenderSettings& settings, int select);
   void smooth_depth(const Mat4& projection, const RenderSettings& settings);

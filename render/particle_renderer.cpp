@@ -92,7 +92,8 @@ std::size_t ParticleBuffers::upload(const ParticleView& view) {
 ParticleRenderer::ParticleRenderer(const std::filesystem::path& shaders)
     : shader_dir_(shaders),
       sphere_program_(shaders / "particle_sphere.vert", shaders / "particle_sphere.frag"),
-      overlay_program_(shaders / "overlay.vert", shaders / "overlay.frag") {
+      overlay_program_(shaders / "overlay.vert", shaders / "overlay.frag"),
+      solids_(shaders) {
   const std::vector<unsigned char> map = sample_color_map(kColorMapSamples);
   glCreateTextures(GL_TEXTURE_1D, 1, &color_map_texture_);
   glTextureStorage1D(color_map_texture_, 1, GL_RGB8, kColorMapSamples);
@@ -127,7 +128,7 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
                             const RenderSettings& settings) {
   if (settings.look.style == RenderStyle::surface) {
     if (!surface_) surface_ = std::make_unique<FluidSurface>(shader_dir_);
-    surface_->draw(fluid_, camera, width, height, settings);
+    surface_->draw(fluid_, settings.show_solids ? &solids_ : nullptr, camera, width, height, settings);
     // The walls as in the spheres style, over the water (whose depth the surface wrote). No colour bar: the
     // water is not coloured by a quantity.
     if (settings.show_boundary) draw_boundary(camera, width, height, settings);
@@ -143,6 +144,8 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
   glEnable(GL_PROGRAM_POINT_SIZE);
   draw_particles(fluid_, camera, width, height, settings, settings.color_by != ColorBy::fixed,
                  kFixedParticleColor);
+  if (settings.show_solids)
+    solids_.draw(camera.view(), camera.projection(float(width) / float(height)), sun_direction());
   if (settings.show_boundary) draw_boundary(camera, width, height, settings);
   if (settings.show_color_bar && settings.color_by != ColorBy::fixed) draw_color_bar(width, height, settings);
 }

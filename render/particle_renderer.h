@@ -1,7 +1,7 @@
 // Draws particles as shaded spheres (point-sprite impostors with true depth), coloured through the
-// colour map, with an optional colour bar; or, in the surface style, the fluid as a liquid surface in a scene
-// (fluid_surface.h). Into whatever framebuffer is bound (a window or an OffscreenTarget). Needs a current
-// OpenGL 4.5 core context.
+// colour map, with an optional colour bar, and the scene's solids as lit meshes (solid_meshes.h); or, in
+// the surface style, the fluid as a liquid surface in a scene (fluid_surface.h). Into whatever framebuffer
+// is bound (a window or an OffscreenTarget). Needs a current OpenGL 4.5 core context.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +14,7 @@
 #include "render/color_map.h"
 #include "render/particle_view.h"
 #include "render/shader_program.h"
+#include "render/solid_meshes.h"
 #include "sim/scene/render_look.h"
 
 namespace surge::render {
@@ -52,6 +53,7 @@ struct RenderSettings {
   bool radius_from_w = false;      // grains: each sphere at its own radius, kept in position.w
   bool lighting = true;
   bool show_boundary = false;
+  bool show_solids = true;  // the scene's solids as shaded meshes (SolidMeshes), in both styles
   // Each wall sphere's opacity: the walls are drawn after the fluid, blended and without writing depth, so
   // the tank reads as tinted glass and the fluid behind a wall shows through it (opaque walls hid it).
   float boundary_opacity = 0.12f;
@@ -84,6 +86,7 @@ class ParticleRenderer {
 
   ParticleBuffers& fluid() { return fluid_; }
   ParticleBuffers& boundary() { return boundary_; }
+  SolidMeshes& solids() { return solids_; }
   // The surface style's passes; null until the first frame drawn in that style.
   const FluidSurface* surface() const { return surface_.get(); }
 
@@ -103,6 +106,7 @@ class ParticleRenderer {
   ShaderProgram sphere_program_;
   ShaderProgram overlay_program_;
   ParticleBuffers fluid_, boundary_;
+  SolidMeshes solids_;
   unsigned color_map_texture_ = 0;
   unsigned overlay_vertex_array_ = 0, overlay_buffer_ = 0;
 };

@@ -21,6 +21,7 @@ LiveSession::LiveSession(const Scene& scene, const std::string& backend_request,
   Simulation& running = simulation();
   feed_ = std::make_unique<ParticleFeed>(running, renderer.fluid(), backend_.mode == ExecutionMode::gpu,
                                          messages);
+  solid_feed_ = std::make_unique<SolidFeed>(running, renderer.solids());
   look_ = scene_look(running);
   if (show_boundary) upload_boundary(running, renderer.boundary(), running.ledger());
   status_ = running.status();
@@ -39,6 +40,7 @@ FrameFigures LiveSession::frame(int steps, bool read_status, render::ColorBy col
     status_.step += steps;
   const std::size_t before_feed = running.ledger().total_bytes();
   feed_->update(color_by);
+  if (steps > 0) solid_feed_->update();
   figures.feed_bytes = running.ledger().total_bytes() - before_feed;
   figures.stages = running.stage_times();
   running.reset_timers();
@@ -52,7 +54,8 @@ std::string LiveSession::switch_mode(ExecutionMode next, render::ParticleRendere
   std::unique_ptr<Simulation> switched =
       switch_execution_mode(simulation(), scene_, next, simulation_options);
   switched->set_emitter_enabled(simulation().emitter_enabled());  // the nozzle stays as the user left it
-  feed_.reset();  // it refers to the simulation being replaced
+  feed_.reset();  // they refer to the simulation being replaced
+  solid_feed_.reset();
   backend_.simulation = std::move(switched);
   backend_.mode = next;
   // describe_mode names the device for cpu and gpu; a hybrid mode's text needs its name in front.
@@ -62,6 +65,7 @@ std::string LiveSession::switch_mode(ExecutionMode next, render::ParticleRendere
   mode_ = next;
   Simulation& running = simulation();
   feed_ = std::make_unique<ParticleFeed>(running, renderer.fluid(), next == ExecutionMode::gpu, messages);
+  solid_feed_ = std::make_unique<SolidFeed>(running, renderer.solids());
   status_ = running.status();
   char line[160];
   std::snprintf(line, sizeof line, "mode %s -> %s at step %ld, t = %.6f s", mode_name(from), mode_name(next),

@@ -14,6 +14,7 @@
 #include "app/backend_choice.h"
 #include "app/graphics/particle_feed.h"
 #include "app/graphics/render_defaults.h"
+#include "app/graphics/solid_feed.h"
 #include "render/color_map.h"
 #include "render/particle_renderer.h"
 #include "sim/backend/execution_mode.h"
@@ -25,7 +26,8 @@ namespace surge::app {
 struct FrameFigures {
   StageTimes stages;           // accumulated over the frame's steps (timers reset after each frame)
   std::size_t step_bytes = 0;  // ledger bytes of the steps (the status readback not included)
-  std::size_t feed_bytes = 0;  // ledger bytes of bringing the particles to GL (zero through interop)
+  // ledger bytes of bringing the particles to GL (zero through interop) and the moving solids' poses
+  std::size_t feed_bytes = 0;
 };
 
 class LiveSession {
@@ -37,7 +39,8 @@ class LiveSession {
               long particles, render::ParticleRenderer& renderer, bool show_boundary, std::ostream& messages);
 
   // Runs `steps` steps (0 = paused), reads the status when `read_status` (a small readback that shows in the
-  // ledger, so the viewer asks twice a second), and feeds the particles to GL coloured by `color_by`.
+  // ledger, so the viewer asks twice a second), and feeds the particles to GL coloured by `color_by`, and
+  // the solids' poses when it stepped.
   FrameFigures frame(int steps, bool read_status, render::ColorBy color_by);
 
   // The Lessons panel's switch: the particles, time and step of the running simulation continued in `next`
@@ -62,6 +65,7 @@ class LiveSession {
   BackendChoice backend_;
   ExecutionMode mode_ = ExecutionMode::cpu;
   std::unique_ptr<ParticleFeed> feed_;
+  std::unique_ptr<SolidFeed> solid_feed_;
   SceneLook look_;
   StepStatus status_;
 };

@@ -15,7 +15,8 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions
     : simulation_(simulation),
       context_(cuda_device),
       target_(options.width, options.height),
-      feed_(simulation, renderer_.fluid(), cuda_device >= 0 && context_.on_cuda_device(), messages) {
+      feed_(simulation, renderer_.fluid(), cuda_device >= 0 && context_.on_cuda_device(), messages),
+      solid_feed_(simulation, renderer_.solids()) {
   const SceneLook look = scene_look(simulation);
   camera_ = render::OrbitCamera::framing(look.domain_min, look.domain_max,
                                          *render::parse_camera_preset(options.camera));
@@ -24,6 +25,7 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions
   settings_.particle_radius = look.particle_radius;
   settings_.radius_from_w = look.radius_per_particle;
   settings_.show_boundary = options.show_boundary;
+  settings_.show_solids = !options.hide_solids;
   apply_render_look(options.resolved_look(), look, settings_);
   if (options.show_boundary) upload_boundary(simulation, renderer_.boundary(), simulation.ledger());
   if (cuda_device >= 0 && !context_.on_cuda_device()) {
@@ -34,6 +36,7 @@ OffscreenRenderer::OffscreenRenderer(Simulation& simulation, const RenderOptions
 
 void OffscreenRenderer::draw() {
   feed_.update(settings_.color_by);
+  solid_feed_.update();
   if (settings_.show_boundary)
     update_moving_boundary(simulation_, renderer_.boundary(), simulation_.ledger());
   target_.bind();

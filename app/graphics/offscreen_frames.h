@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/graphics/particle_feed.h"
+#include "app/graphics/solid_feed.h"
 #include "app/graphics/video_encoder.h"
 #include "app/render_options.h"
 #include "render/camera.h"
@@ -43,6 +44,7 @@ class OffscreenRenderer {
   render::OffscreenTarget target_;
   render::ParticleRenderer renderer_;
   ParticleFeed feed_;
+  SolidFeed solid_feed_;
   render::OrbitCamera camera_;
   render::RenderSettings settings_;
 };

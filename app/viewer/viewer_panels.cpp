@@ -136,6 +136,8 @@ void Viewer::draw_view_section() {
   ImGui::SameLine();
   ImGui::Checkbox("colour bar", &settings_.show_color_bar);
   if (ImGui::Checkbox("walls", &settings_.show_boundary) && settings_.show_boundary) upload_walls_once();
+  ImGui::SameLine();
+  ImGui::Checkbox("solids", &settings_.show_solids);
   for (int k = 0; k < 4; ++k) {
     if (k > 0) ImGui::SameLine();
     if (ImGui::Button(render::kCameraPresetNames[std::size_t(k)].c_str())) {

@@ -29,6 +29,7 @@ render::RenderSettings first_settings(const RenderOptions& look) {
   render::RenderSettings settings;
   settings.color_by = *render::parse_color_by(look.color_by);
   settings.show_boundary = look.show_boundary;
+  settings.show_solids = !look.hide_solids;
   return settings;
 }
 

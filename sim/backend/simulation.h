@@ -25,6 +25,7 @@
 #include "sim/index/index_build.h"
 #include "sim/sph/force_pass.h"
 #include "sim/sph/gauge.h"
+#include "sim/sph/solid_surface.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -122,6 +123,13 @@ class Simulation {
     (void)positions;
     return false;
   }
+  // The scene's solid bodies where they stand now, one pose per solid_surfaces() entry, for drawing them;
+  // false when no solid moves (then every SolidSurface::rest stands). Waits; on the GPU a readback of
+  // sizeof(BodyPose) bytes a body, recorded in the ledger as kSolidPosesTransfer.
+  virtual bool download_solid_poses(std::vector<BodyPose>& poses) {
+    (void)poses;
+    return false;
+  }
   // The moving particles' arrays in place (sim/core/particle_arrays.h), after waiting for the steps issued so
   // far; nothing is copied and the ledger is unchanged. They hold until the next step(), whose sort by cell
   // gathers the particles into a second set of buffers and swaps: ask again after stepping. nullopt for a
@@ -154,6 +162,10 @@ class Simulation {
   // Called once per field by the factory, where the setup that holds it is at hand, so that the backends
   // need not know who draws their walls.
   void publish_static_field(StaticField field) { static_fields_.push_back(std::move(field)); }
+  // The scene's [[solid]]s' surfaces in their bodies' frames (solid_surface.h), in body order, published
+  // by the factory beside the walls; empty for a scene without solids and for solvers without walls.
+  const std::vector<SolidSurface>& solid_surfaces() const { return solid_surfaces_; }
+  void publish_solid_surfaces(std::vector<SolidSurface> surfaces) { solid_surfaces_ = std::move(surfaces); }
 
  protected:
   TransferLedger ledger_;
@@ -169,6 +181,7 @@ class Simulation {
   // Fixed size, so that the stepping thread filling one slot never moves another the writer is reading.
   std::array<ParticleFrame, kMaxDownloadSlots> default_download_slots_;
   std::vector<StaticField> static_fields_;
+  std::vector<SolidSurface> solid_surfaces_;
 };
 
 // Throws the ParameterError for a name `simulation` does not take live: unknown, or applied on restart.

@@ -18,10 +18,14 @@
 namespace surge {
 namespace {
 
-// Every fluid simulation leaves the factory with its walls published (Simulation::static_fields), so
-// neither the backends nor the viewer need to rebuild them.
+// Every fluid simulation leaves the factory with its walls and its solids' surfaces published
+// (Simulation::static_fields, solid_surfaces), so neither the backends nor the viewer need to rebuild them.
 std::unique_ptr<Simulation> with_walls(std::unique_ptr<Simulation> simulation, const SphSetup& setup) {
   simulation->publish_static_field({std::string(kBoundaryField), setup.boundary});
+  std::vector<SolidSurface> surfaces;
+  for (const SolidBodySetup& body : setup.solids.bodies)
+    surfaces.push_back({body.name, body.surface, {body.initial.center, body.initial.orientation}});
+  simulation->publish_solid_surfaces(std::move(surfaces));
   return simulation;
 }
 

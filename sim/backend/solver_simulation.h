@@ -166,6 +166,12 @@ class SolverSimulation : public Interface {
     }
     return false;
   }
+  bool download_solid_poses(std::vector<BodyPose>& poses) override {
+    if constexpr (requires { solver_.download_solid_poses(poses); }) {
+      return solver_.download_solid_poses(poses);
+    }
+    return false;
+  }
   // The last step's figures, their mean and largest value over the steps since reset_timers(), then the
   // figures a solver computes only when asked, then the executor's.
   std::vector<NamedValue> step_figures() override {

@@ -3,6 +3,7 @@
 
 #include "sim/geometry/shapes.h"
 #include "sim/geometry/solid.h"
+#include "sim/geometry/surface_tessellation.h"
 #include "sim/geometry/transform.h"
 
 namespace surge {
@@ -16,6 +17,7 @@ class BoxSolid final : public Solid {
   double surface_distance(Vec3d point, double max_distance) const override;
   Aabb bounds() const override;
   MassProperties mass_properties(double density) const override;
+  TriangleMesh surface_mesh() const override { return box_surface(center_, rotation_, half_size_); }
 
  private:
   Mat3d rotation_;

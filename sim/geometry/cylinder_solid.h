@@ -4,6 +4,7 @@
 
 #include "sim/geometry/shapes.h"
 #include "sim/geometry/solid.h"
+#include "sim/geometry/surface_tessellation.h"
 #include "sim/geometry/transform.h"
 
 namespace surge {
@@ -17,6 +18,9 @@ class CylinderSolid final : public Solid {
   double surface_distance(Vec3d point, double) const override;
   Aabb bounds() const override;
   MassProperties mass_properties(double density) const override;
+  TriangleMesh surface_mesh() const override {
+    return cylinder_surface(center_, rotation_, radius_, half_height_);
+  }
 
  private:
   Mat3d rotation_;

@@ -29,6 +29,7 @@ class MeshSolid final : public Solid {
   double surface_distance(Vec3d point, double max_distance) const override;
   Aabb bounds() const override { return bounds_; }
   MassProperties mass_properties(double density) const override;
+  TriangleMesh surface_mesh() const override { return world_; }
 
   const TriangleMesh& world_mesh() const { return world_; }
   bool flipped_inside_out() const { return flipped_; }

@@ -11,6 +11,7 @@
 #include "sim/core/vec.h"
 #include "sim/geometry/aabb.h"
 #include "sim/geometry/mass_properties.h"
+#include "sim/geometry/triangle_mesh.h"
 
 namespace surge {
 
@@ -29,6 +30,9 @@ class Solid {
   virtual Aabb bounds() const = 0;
   // density [kg/m^3] > 0.
   virtual MassProperties mass_properties(double density) const = 0;
+  // The surface in world space as triangles facing outwards, for drawing: a mesh's own (scale and rotation
+  // applied), the analytic shapes tessellated (surface_tessellation.h).
+  virtual TriangleMesh surface_mesh() const = 0;
 };
 
 }  // namespace surge

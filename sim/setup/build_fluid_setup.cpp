@@ -15,6 +15,7 @@
 
 #include "sim/core/particle_limits.h"
 #include "sim/geometry/solid_lattice.h"
+#include "sim/geometry/triangle_mesh.h"
 #include "sim/index/cell_index_cpu.h"
 #include "sim/scene/scene.h"
 #include "sim/setup/host_memory.h"
@@ -384,6 +385,19 @@ Mat3d inverse(const Mat3d& a) {
 // particles), so a contact's oscillation is as fast as a sound wave across a spacing, which the time step
 // already resolves, and a body resting on the floor presses into it by well under a tenth of a spacing;
 // half-critical damping.
+// A solid's surface as a triangle list relative to its body's reference point, in float for the renderer:
+// the offsets are small, so their rounding is far below a pixel where the world coordinates' might not be.
+std::vector<Vec3f> body_frame_triangles(const TriangleMesh& mesh, Vec3d center) {
+  std::vector<Vec3f> corners;
+  corners.reserve(3 * mesh.triangles.size());
+  for (const auto& triangle : mesh.triangles)
+    for (std::uint32_t v : triangle) {
+      const Vec3d r = mesh.vertices[v] - center;
+      corners.push_back({float(r.x), float(r.y), float(r.z)});
+    }
+  return corners;
+}
+
 void add_solid_body(const SolidSettings& solid, std::uint32_t k, std::size_t first, std::size_t last,
                     const std::vector<std::uint32_t>& place_of, SphSetup& setup) {
   SolidBodiesSetup& solids = setup.solids;
@@ -412,6 +426,7 @@ void add_solid_body(const SolidSettings& solid, std::uint32_t k, std::size_t fir
     body.motion.table_rows = std::uint32_t(solid.table.size());
     solids.table.insert(solids.table.end(), solid.table.begin(), solid.table.end());
   }
+  body.surface = body_frame_triangles(solid.solid->surface_mesh(), center);
   body.first = std::uint32_t(solids.offset.size());
   body.count = count;
   for (std::size_t w = first; w < last; ++w) {

@@ -17,6 +17,7 @@
 #include "sim/sph/gauges.h"
 #include "sim/sph/kernels.h"
 #include "sim/sph/neighbor_census.h"
+#include "sim/sph/solid_surface.h"
 #include "sim/sph/solver_parameter_specs.h"
 
 namespace surge {
@@ -71,6 +72,13 @@ class FluidSolver {
   bool download_moving_boundary(std::vector<Vec4f>& positions) {
     if (!fluid_.solids.moving()) return false;
     fluid_.exec.download(positions, fluid_.boundary, static_count_, "moving wall particles for drawing");
+    return true;
+  }
+
+  // The bodies' poses after the last step (Simulation::download_solid_poses); false when no solid moves.
+  bool download_solid_poses(std::vector<BodyPose>& poses) {
+    if (!fluid_.solids.moving()) return false;
+    fluid_.solids.download_poses(poses, kSolidPosesTransfer);
     return true;
   }
 

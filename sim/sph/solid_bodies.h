@@ -27,6 +27,7 @@
 #include "sim/core/vec.h"
 #include "sim/index/neighbor_loop.h"
 #include "sim/sph/body_motion.h"
+#include "sim/sph/solid_surface.h"
 #include "sim/sph/sph_setup.h"
 
 namespace surge {
@@ -83,6 +84,7 @@ class SolidBodies {
         body_at[setup.solids.boundary_index[j]] = setup.solids.body[j];
       exec.upload(reference_body_, body_at, "solid bodies");
       exec.allocate(sorted_body_, boundary_count_);
+      exec.allocate(pose_, bodies_.size());
     }
   }
 
@@ -239,7 +241,18 @@ class SolidBodies {
     if constexpr (Archive::kLoading) place_walls(grid, boundary);
   }
 
-  // The host's copy of the body states (tests, and the viewer's solids).
+  // Every body's pose now, for drawing (Simulation::download_solid_poses): only the poses cross the bus,
+  // sizeof(BodyPose) bytes a body, recorded as `reason`.
+  void download_poses(std::vector<BodyPose>& poses, const char* reason) {
+    const BodyState* state = state_.data();
+    BodyPose* pose = pose_.data();
+    exec_.for_each(std::uint32_t(bodies_.size()), [=] SURGE_LAMBDA(std::uint32_t b) {
+      pose[b] = {state[b].center, state[b].orientation};
+    });
+    exec_.download(poses, pose_, bodies_.size(), reason);
+  }
+
+  // The host's copy of the body states (tests).
   std::vector<BodyState> download_states() {
     std::vector<BodyState> states;
     if (!bodies_.empty()) exec_.download(states, state_, bodies_.size(), "solid body states");
@@ -322,6 +335,7 @@ class SolidBodies {
   Buffer<Vec4f> reference_, reference_velocity_;  // every wall particle, in the setup's order
   Buffer<std::uint32_t> reference_body_, sorted_body_;
   Buffer<Vec4f> sorted_velocity_;
+  Buffer<BodyPose> pose_;  // moving bodies only: what download_poses() copies to the host
   Buffer<Vec4f> particle_force_;
   Buffer<double> gauge_sums_;
 };

@@ -60,6 +60,8 @@ struct SolidBodySetup {
   BodyMotion motion;
   BodyState initial;                   // the rest pose: c0, identity orientation, at rest
   std::uint32_t first = 0, count = 0;  // its particles: [first, first + count) of SolidBodiesSetup's arrays
+  // Its surface for drawing (solid_surface.h): three corners per triangle, relative to initial.center [m].
+  std::vector<Vec3f> surface;
 };
 struct SolidBodiesSetup {
   std::vector<SolidBodySetup> bodies;

@@ -12,9 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "app/graphics/live_session.h"
 #include "app/graphics/offscreen_frames.h"
 #include "app/graphics/particle_feed.h"
 #include "app/graphics/render_defaults.h"
+#include "app/graphics/solid_feed.h"
 #include "render/color_map.h"
 #include "render/headless_gl_context.h"
 #include "render/offscreen_target.h"
@@ -180,6 +182,66 @@ TEST(RenderInterop, EverySolversGpuBackendFeedsGlOnTheDevice) {
     EXPECT_EQ(mismatches, 0u) << "GL positions differ from the simulation's";
     std::cout << solver_name(scene.solver) << ": " << n << " particles fed through interop, 0 bus bytes\n";
   }
+}
+
+// A scene whose solid moves (the paddle mixer's rotating paddle), as the viewer runs it on the GPU: the
+// particles still reach GL through interop with no bus bytes; the only per-frame bytes are the paddle's
+// pose, sizeof(BodyPose) = 28 bytes a body, in the ledger under its name; and GL draws the paddle at the pose
+// the simulation holds.
+TEST(RenderInterop, MovingSolidsCostOnlyTheirPosesPerFrame) {
+  const Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/paddle_mixer.toml");
+  render::HeadlessGlContext context(0);
+  ASSERT_TRUE(context.on_cuda_device()) << context.description();
+  render::ParticleRenderer renderer;
+  std::ostringstream messages;
+  app::LiveSession session(scene, "gpu", ExecutionMode::gpu, 0, renderer, false, messages);
+  Simulation& simulation = session.simulation();
+  const std::size_t bodies = simulation.solid_surfaces().size();
+  ASSERT_EQ(bodies, 1u) << "the paddle";
+  session.frame(1, true, render::ColorBy::speed);  // registers the GL buffers with CUDA (once)
+  ASSERT_TRUE(session.feed().using_interop()) << messages.str();
+
+  simulation.ledger().clear();
+  constexpr int kFrames = 10, kStepsPerFrame = 5;
+  std::size_t step_bytes = 0, feed_bytes = 0;
+  for (int frame = 0; frame < kFrames; ++frame) {
+    const app::FrameFigures figures = session.frame(kStepsPerFrame, false, render::ColorBy::speed);
+    step_bytes += figures.step_bytes;
+    feed_bytes += figures.feed_bytes;
+  }
+  std::cout << "paddle mixer on the GPU: " << step_bytes << " bus bytes stepping, " << feed_bytes / kFrames
+            << " bus bytes per frame to GL\n";
+  EXPECT_EQ(step_bytes, 0u);
+  EXPECT_EQ(feed_bytes, std::size_t(kFrames) * bodies * sizeof(BodyPose)) << "only the poses cross the bus";
+  const auto entries = simulation.ledger().entries();
+  ASSERT_EQ(entries.size(), 1u) << "nothing but the poses in the ledger";
+  const auto poses_entry = entries.find({CopyDirection::device_to_host, kSolidPosesTransfer});
+  ASSERT_NE(poses_entry, entries.end());
+  EXPECT_EQ(poses_entry->second.copies, std::size_t(kFrames));
+
+  // GL places the paddle where the simulation has it.
+  std::vector<BodyPose> poses;
+  ASSERT_TRUE(simulation.download_solid_poses(poses));
+  const render::Mat4 expected = app::model_matrix(poses[0]);
+  const render::Mat4& drawn = renderer.solids().model(0);
+  for (int k = 0; k < 16; ++k) EXPECT_EQ(drawn.m[std::size_t(k)], expected.m[std::size_t(k)]) << k;
+  EXPECT_GT(std::abs(poses[0].orientation.z), 0.01f) << "the paddle has turned";
+
+  // A picture of the paddle in the water, surface style.
+  render::OffscreenTarget target(960, 540);
+  const app::SceneLook look = session.look();
+  render::RenderSettings settings;
+  settings.particle_radius = look.particle_radius;
+  RenderLook surface;
+  surface.style = RenderStyle::surface;
+  app::apply_render_look(surface, look, settings);
+  const render::OrbitCamera camera =
+      render::OrbitCamera::framing(look.domain_min, look.domain_max, render::CameraPreset::perspective);
+  target.bind();
+  renderer.draw(camera, target.width(), target.height(), settings);
+  const auto file = picture_directory() / "paddle_mixer_gpu_surface.png";
+  render::write_png(file, target.width(), target.height(), target.read_rgba());
+  EXPECT_TRUE(std::filesystem::exists(file));
 }
 
 }  // namespace

@@ -1,8 +1,7 @@
 // All-pairs gravity on the GPU, one thread per body, in two forms that compute the same sum:
 //   naive: every thread reads every body from global memory;
 //   tiled: a block loads a tile of bodies into shared memory once, and each of its threads reads them from
-//          there (Nyland, Harris & Prins 2007, GPU Gems 3, ch. 31): global traffic drops by the tile size;
-//          and each thread sums the pull on several bodies, so each body it reads serves several sums.
+//          there (Nyland, Harris & Prins 2007, GPU Gems 3, ch. 31): global traffic drops by the tile size.
 // The comparison is the lesson of docs/lessons/shared-memory-tiling.md.
 #pragma once
 
@@ -15,8 +14,7 @@
 
 namespace surge {
 
-inline constexpr int kGravityTile = 256;           // bodies per shared-memory tile = threads per block
-inline constexpr int kGravityBodiesPerThread = 4;  // the tiled kernel's bodies summed per thread
+inline constexpr int kGravityTile = 256;  // bodies per shared-memory tile = threads per block
 
 // out[i].xyz = G * sum_j pull of j on i; out[i].w = 0. softening 0 selects the guarded pair form.
 void launch_all_pairs_naive(const Body<float>* d_bodies, std::uint32_t n, float gravitational_constant,

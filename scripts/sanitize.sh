@@ -78,6 +78,8 @@ long_tests=(
   Hydrostatic.DensityHoldsAndPressureIsRhoGD
   MovingSolids.AFixedSphereFeelsItsBuoyancy
   MovingSolids.ArchimedesFloatsHalfAndSinksOneAndAHalf
+  MovingSolids.ArchimedesUnderDfsph
+  MovingSolids.ArchimedesUnderPbf
   MovingSolids.ATurningPaddleGivesTheWaterAngularMomentumOfItsSign
   Pbf.HydrostaticTankHoldsDensityWithinItsIterationBudget
   Solids.HydrostaticTankWithASphereKeepsTheFluidOutAndRhoGDUnderIt

@@ -5,9 +5,9 @@
 #   build     surge and gpu_tests (sm_90)
 #   tests     gpu_tests, GTEST_FILTER narrowing it (default every GPU test; DISABLED_ ones with ALSO_DISABLED=1)
 #   spheric2  SPHERIC Test 2 (scenes/spheric2_dam_break.toml), gauges every 1 ms, in the variants
-#             SPHERIC_VARIANTS lists as NAME:TIME (asis: the scene as written; continuity: continuity density
-#             with delta-SPH 0.1; wendland3/wendland4: that with Wendland C2 at 3/4 spacings; dp01: continuity
-#             at dp 0.01 m)
+#             SPHERIC_VARIANTS lists as NAME:TIME (asis: the scene as written, continuity density with
+#             delta-SPH 0.1; summation: summation density instead; wendland3/wendland4: the scene with Wendland
+#             C2 at 3/4 spacings; dp01: the scene at dp 0.01 m)
 #   cost      the per-step cost of solids, a floating body and gauges at COST_PARTICLES (default 4M) fluid
 #             particles: the same tank with and without them, COST_STEPS steps each
 #   incompressible  DFSPH and PBF on scenes/spheric2dam.toml's tank at 3 and 4 spacings of support
@@ -89,15 +89,15 @@ if want spheric2; then
   # SPHERIC_VARIANTS: NAME:TIME pairs; asis is the scene as written, the others change its keys.
   for spec in ${SPHERIC_VARIANTS:-asis:6}; do
     IFS=: read -r v time <<<"$spec"
-    cont=(-e 's/^viscosity_alpha = .*/&\ncontinuity_density = true\ndensity_diffusion = 0.1/')
     case $v in
       asis) s=scenes/spheric2_dam_break.toml ;;
-      continuity) s=$(spheric_variant "$v" "${cont[@]}") ;;
-      wendland3) s=$(spheric_variant "$v" "${cont[@]}" -e 's/^support_ratio = .*/support_ratio = 3.0/' \
+      summation) s=$(spheric_variant "$v" -e 's/^continuity_density = .*/continuity_density = false/' \
+        -e '/^density_diffusion = /d') ;;
+      wendland3) s=$(spheric_variant "$v" -e 's/^support_ratio = .*/support_ratio = 3.0/' \
         -e 's/^kernel = .*/kernel = "wendland_c2"/') ;;
-      wendland4) s=$(spheric_variant "$v" "${cont[@]}" -e 's/^support_ratio = .*/support_ratio = 4.0/' \
+      wendland4) s=$(spheric_variant "$v" -e 's/^support_ratio = .*/support_ratio = 4.0/' \
         -e 's/^kernel = .*/kernel = "wendland_c2"/' -e 's/^wall_layers = .*/wall_layers = 4/') ;;
-      dp01) s=$(spheric_variant "$v" "${cont[@]}" -e 's/^spacing = .*/spacing = 0.01/') ;;
+      dp01) s=$(spheric_variant "$v" -e 's/^spacing = .*/spacing = 0.01/') ;;
       *) echo "unknown variant $v"; continue ;;
     esac
     run_spheric "$v" "$s" "$time"

@@ -22,13 +22,15 @@ void index_range(double lo, double hi, double origin, double spacing, long& firs
 
 }  // namespace
 
+long even_steps(double length, double spacing) {
+  return std::max(1L, std::lround(length / spacing));
+}
+
 SiteLattice fitted_lattice(const Solid& solid, double spacing) {
   if (!(spacing > 0.0) || !std::isfinite(spacing)) throw GeometryError("lattice spacing must be > 0");
   const Aabb box = solid.bounds();
   const Vec3d extent = box.extent();
-  const auto step = [&](double length) {
-    return length / double(std::max(1L, std::lround(length / spacing)));
-  };
+  const auto step = [&](double length) { return length / double(even_steps(length, spacing)); };
   const Vec3d steps{step(extent.x), step(extent.y), step(extent.z)};
   return {box.min + 0.5 * steps, steps};
 }

@@ -24,6 +24,10 @@ struct SiteLattice {
   }
 };
 
+// n = max(1, round(length / spacing)): the number of equal steps the tank walls spread their particles over
+// a domain's side in (place_wall_particles), and a floating body over its bounds (fitted_lattice).
+long even_steps(double length, double spacing);
+
 // A solid's own lattice, spread over its bounds the way the tank walls spread theirs over the domain: per
 // axis n = max(1, round(extent / spacing)) steps of extent / n, the first site half a step inside the lower
 // bound. An axis-aligned box's outermost sites then lie half a step inside each face, so its boundary

@@ -168,7 +168,7 @@ double spacing_for_count(const Scene& scene, long target) {
 // Coordinates of wall particles along one axis: evenly spread over [lo, hi] (so no gap opens where the
 // domain is not a whole number of spacings), continued by `layers` beyond either end.
 std::vector<float> wall_axis_coordinates(float lo, float hi, double spacing, int layers) {
-  const long n = std::max(1L, std::lround((hi - lo) / spacing));
+  const long n = even_steps(hi - lo, spacing);
   const double step = (hi - lo) / double(n);
   std::vector<float> coordinates;
   for (long i = -layers; i < n + layers; ++i) coordinates.push_back(float(lo + (i + 0.5) * step));

@@ -32,12 +32,10 @@ FrameWriter::FrameWriter(Simulation& simulation, std::filesystem::path directory
   FluidSurfaceSettings surface;
   for (const NamedValue& value : simulation_.parameters())
     if (value.name == "spacing_m") surface.spacing = float(std::get<double>(value.value));
-  const bool meshes = std::find_if(formats.begin(), formats.end(), [](ExportFormat f) {
-                        return f == ExportFormat::surface || f == ExportFormat::obj;
-                      }) != formats.end();
+  const bool meshes = std::find_if(formats.begin(), formats.end(), meshes_surface) != formats.end();
   if (meshes && !(surface.spacing > 0))
     throw InputError(
-        "export formats surface and obj mesh a fluid's surface; this scene's particles are not a fluid");
+        "export formats surface, obj and vdb mesh a fluid's surface; this scene's particles are not a fluid");
   FrameExporter exporter(directory_, name_, std::move(formats), surface, simulation_.position_w_name());
   if (resume != nullptr) {
     exporter.resume(*resume);
@@ -115,6 +113,9 @@ std::string FrameWriter::location() const {
         break;
       case ExportFormat::obj:
         text += (directory_ / (name_ + "_surface_*.obj")).string() + " (surface mesh, OBJ)";
+        break;
+      case ExportFormat::vdb:
+        text += (directory_ / (name_ + "_surface_*.vdb")).string() + " (surface level set, OpenVDB)";
         break;
     }
   }

@@ -15,6 +15,7 @@
 #include "app/run_checkpoints.h"
 #include "app/run_summary.h"
 #include "sim/io/gauge_recorder.h"
+#include "sim/io/surface_vdb.h"
 #include "sim/io/time_schedule.h"
 #include "sim/scene/scene.h"
 #if SURGE_HAVE_RENDER
@@ -40,7 +41,7 @@ RunPlan plan_run(const RunOptions& options, const Scene& scene) {
   } else {
     plan.end.end_time_s = options.time_s > 0 ? options.time_s : double(scene.end_time);
   }
-  // The loader and CLI11 have already checked the names, so parsing cannot fail here.
+  // The loader and CLI11 have already checked the names (and that vdb is built), so parsing cannot fail here.
   for (const std::string& name : options.formats.empty() ? scene.formats : options.formats) {
     plan.formats.push_back(parse_export_format(name));
   }
@@ -109,9 +110,18 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
       ->type_name("DIR");
   run->add_option("--export", options.formats,
                   "Frame formats, comma-separated: vtk, ply (particles); surface, obj (the fluid's surface "
-                  "mesh as binary PLY or OBJ, docs/surfaces.md) (default: the scene's)")
+                  "mesh as binary PLY or OBJ); vdb (the surface as an OpenVDB level set); docs/surfaces.md "
+                  "(default: the scene's)")
       ->delimiter(',')
-      ->check(CLI::IsMember({"vtk", "ply", "surface", "obj"}));
+      ->check(CLI::IsMember({"vtk", "ply", "surface", "obj", "vdb"}))
+      ->check(CLI::Validator(
+          [](std::string& name) -> std::string {
+            return name == "vdb" && !vdb_export_available()
+                       ? "vdb: this build has no OpenVDB (install libopenvdb-dev and libboost-dev, then "
+                         "configure again)"
+                       : "";
+          },
+          "", "OpenVDB"));
   CLI::Option* every = run->add_option("--every", options.every,
                                        "Export a frame every K steps (default: the scene's output.every)")
                            ->transform(whole_at_least(0));

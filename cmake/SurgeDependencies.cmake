@@ -43,3 +43,27 @@ if(SURGE_MPI)
   endif()
 endif()
 message(STATUS "Several processes (MPI): ${SURGE_HAVE_MPI}")
+
+# OpenVDB level sets of the fluid surface (--export vdb, sim/io/surface_vdb.cpp): optional like assimp.
+# Debian's libopenvdb-dev installs no CMake package config and its headers include Boost's without depending
+# on libboost-dev, so the library, the header, a Boost header it needs and Imath (whose half-float table its
+# inline code references) are looked for one by one; without all of them `--export vdb` says this build
+# has no OpenVDB.
+option(SURGE_OPENVDB "Write OpenVDB level sets of the fluid surface when OpenVDB is found" ON)
+set(SURGE_HAVE_OPENVDB OFF)
+if(SURGE_OPENVDB)
+  find_path(OPENVDB_INCLUDE_DIR openvdb/openvdb.h)
+  find_path(OPENVDB_BOOST_INCLUDE_DIR boost/numeric/conversion/conversion_traits.hpp)
+  find_library(OPENVDB_LIBRARY openvdb)
+  find_library(OPENVDB_IMATH_LIBRARY NAMES Imath-3_1 Imath)
+  find_library(OPENVDB_TBB_LIBRARY tbb)
+  if(OPENVDB_INCLUDE_DIR AND OPENVDB_BOOST_INCLUDE_DIR AND OPENVDB_LIBRARY AND OPENVDB_IMATH_LIBRARY
+     AND OPENVDB_TBB_LIBRARY)
+    set(SURGE_HAVE_OPENVDB ON)
+    add_library(surge_openvdb INTERFACE)
+    target_include_directories(surge_openvdb SYSTEM INTERFACE ${OPENVDB_INCLUDE_DIR} ${OPENVDB_BOOST_INCLUDE_DIR})
+    target_link_libraries(surge_openvdb INTERFACE ${OPENVDB_LIBRARY} ${OPENVDB_IMATH_LIBRARY}
+                                                  ${OPENVDB_TBB_LIBRARY})
+  endif()
+endif()
+message(STATUS "OpenVDB level sets: ${SURGE_HAVE_OPENVDB}")

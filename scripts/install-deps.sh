@@ -23,6 +23,9 @@ packages=(
   # Optional: without them Surge builds, and a run on several ranks says this build has no MPI.
   libopenmpi-dev openmpi-bin
   libassimp-dev  # reads solids' mesh files (OBJ, STL); optional: without it Surge builds, and says so when asked for a mesh
+  # --export vdb (OpenVDB level sets of the fluid surface); optional like assimp. libopenvdb-dev's headers
+  # include Boost's without depending on libboost-dev, so both are named.
+  libopenvdb-dev libboost-dev
   # scripts/fuzz.sh: clang with libFuzzer and the sanitizer runtimes (libclang-rt, only recommended by
   # clang), and LLVM's OpenMP, which clang links (g++ uses libgomp). scripts/sanitize.sh needs only g++.
   clang libclang-rt-14-dev libomp-14-dev

@@ -19,6 +19,7 @@
 
 #include "sim/io/file_output_buffer.h"
 #include "sim/io/surface_files.h"
+#include "sim/io/surface_vdb.h"
 #include "sim/io/temporary_files.h"
 
 namespace surge {
@@ -377,7 +378,15 @@ ExportFormat parse_export_format(const std::string& name) {
   if (name == "ply") return ExportFormat::ply;
   if (name == "surface") return ExportFormat::surface;
   if (name == "obj") return ExportFormat::obj;
-  throw std::invalid_argument("unknown export format '" + name + "': expected vtk, ply, surface or obj");
+  if (name == "vdb") {
+    if (!vdb_export_available())
+      throw std::invalid_argument(
+          "export format 'vdb': this build has no OpenVDB (install libopenvdb-dev and libboost-dev, then "
+          "configure again)");
+    return ExportFormat::vdb;
+  }
+  throw std::invalid_argument("unknown export format '" + name +
+                              "': expected vtk, ply, surface, obj or vdb");
 }
 
 FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,
@@ -389,8 +398,8 @@ FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,
       surface_(surface),
       position_w_(std::move(position_w)) {
   for (const ExportFormat format : formats_) {
-    if ((format == ExportFormat::surface || format == ExportFormat::obj) && !(surface_.spacing > 0))
-      throw std::invalid_argument("the surface formats (surface, obj) mesh a fluid; this run has none");
+    if (meshes_surface(format) && !(surface_.spacing > 0))
+      throw std::invalid_argument("the surface formats (surface, obj, vdb) mesh a fluid; this run has none");
   }
 }
 
@@ -408,6 +417,8 @@ std::filesystem::path frame_file(const std::filesystem::path& directory, const s
       return directory / (name + "_surface" + number + ".ply");
     case ExportFormat::obj:
       return directory / (name + "_surface" + number + ".obj");
+    case ExportFormat::vdb:
+      return directory / (name + "_surface" + number + ".vdb");
   }
   return {};
 }
@@ -420,9 +431,9 @@ bool is_series_file(const std::string& file_name, const std::string& series_name
   if (rest == series_name + ".pvd") return true;
   if (!rest.starts_with(series_name + "_")) return false;
   rest.remove_prefix(series_name.size() + 1);
-  if (rest.starts_with("surface_")) {  // the surface meshes: NAME_surface_<digits>.ply or .obj
+  if (rest.starts_with("surface_")) {  // the surface meshes: NAME_surface_<digits>.ply, .obj or .vdb
     rest.remove_prefix(8);
-    if (!rest.ends_with(".ply") && !rest.ends_with(".obj")) return false;
+    if (!rest.ends_with(".ply") && !rest.ends_with(".obj") && !rest.ends_with(".vdb")) return false;
   } else if (!rest.ends_with(".vtp") && !rest.ends_with(".ply")) {
     return false;
   }
@@ -521,15 +532,18 @@ void FrameExporter::write(const ParticleFrame& frame) {
   const std::filesystem::path vtp = frame_file(directory_, name_, number, ExportFormat::vtk);
   std::vector<std::filesystem::path> written;
   try {
-    std::optional<FluidSurface> surface;  // meshed once for both surface formats
+    std::optional<FluidSurface> surface;  // meshed once for every surface format
     for (const ExportFormat format : formats_) {
       const std::filesystem::path file = frame_file(directory_, name_, number, format);
       if (format == ExportFormat::vtk) write_vtp(file, frame, position_w_);
       if (format == ExportFormat::ply) write_ply(file, frame, position_w_);
-      if ((format == ExportFormat::surface || format == ExportFormat::obj) && !surface)
-        surface = extract_fluid_surface(frame.position, surface_);
+      if (meshes_surface(format) && !surface) surface = extract_fluid_surface(frame.position, surface_);
       if (format == ExportFormat::surface) write_surface_ply(file, *surface, frame.time_s, frame.step);
       if (format == ExportFormat::obj) write_surface_obj(file, *surface, frame.time_s, frame.step);
+      // The level set's voxels are the cells the mesh was extracted on: finer would resolve nothing more.
+      if (format == ExportFormat::vdb)
+        write_surface_vdb(file, *surface, double(surface_.cell_fraction) * surface_.spacing, frame.time_s,
+                          frame.step);
       written.push_back(file);
     }
     if (writes_vtk())

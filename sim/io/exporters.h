@@ -28,11 +28,16 @@ void write_ply(const std::filesystem::path& path, const ParticleFrame& frame,
                std::string_view position_w = {});
 
 // vtk, ply: the particles; surface, obj: the fluid's surface mesh (sim/geometry/fluid_surface.h) as binary
-// PLY (NAME_surface_000000.ply) or OBJ (NAME_surface_000000.obj).
-enum class ExportFormat { vtk, ply, surface, obj };
-// Parses "vtk" / "ply" / "surface" / "obj" (as in scene files and --export); throws std::invalid_argument
-// otherwise.
+// PLY (NAME_surface_000000.ply) or OBJ (NAME_surface_000000.obj); vdb: the same surface as an OpenVDB
+// level set (NAME_surface_000000.vdb, sim/io/surface_vdb.h).
+enum class ExportFormat { vtk, ply, surface, obj, vdb };
+// Parses "vtk" / "ply" / "surface" / "obj" / "vdb" (as in scene files and --export); throws
+// std::invalid_argument otherwise, and for vdb in a build without OpenVDB.
 ExportFormat parse_export_format(const std::string& name);
+// Whether `format` is made from the fluid's surface mesh (surface, obj, vdb), which needs a fluid.
+constexpr bool meshes_surface(ExportFormat format) {
+  return format == ExportFormat::surface || format == ExportFormat::obj || format == ExportFormat::vdb;
+}
 
 // Whether `file_name` belongs to the frame series `series_name`: NAME.pvd, NAME_<digits>.vtp or .ply, or
 // one of those with ".tmp" (a write an earlier run did not finish).

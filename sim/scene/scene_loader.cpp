@@ -13,6 +13,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "sim/io/surface_vdb.h"
 #include "sim/scene/family_readers.h"
 #include "sim/scene/scene_text.h"
 #include "sim/sph/fluid_parameter_specs.h"
@@ -55,7 +56,7 @@ namespace {
 constexpr std::array<std::string_view, 5> kSolvers = {
     solver_name(kSolverKinds[0]), solver_name(kSolverKinds[1]), solver_name(kSolverKinds[2]),
     solver_name(kSolverKinds[3]), solver_name(kSolverKinds[4])};
-constexpr std::array<std::string_view, 4> kFormats = {"vtk", "ply", "surface", "obj"};
+constexpr std::array<std::string_view, 5> kFormats = {"vtk", "ply", "surface", "obj", "vdb"};
 constexpr std::array<std::string_view, 6> kFaces = {kFaceNames[0], kFaceNames[1], kFaceNames[2],
                                                     kFaceNames[3], kFaceNames[4], kFaceNames[5]};
 // A wall layer must be at least one particle thick; beyond 4 the extra layers sit outside any kernel support.
@@ -181,7 +182,12 @@ void read_output(const TableReader& output, Scene& scene) {
     if (dir->empty()) output.fail("dir", "expected a non-empty directory path, got \"\"");
     scene.output_dir = *dir;
   }
-  if (auto formats = output.distinct_names("formats", kFormats)) scene.formats = *formats;
+  if (auto formats = output.distinct_names("formats", kFormats)) {
+    if (std::find(formats->begin(), formats->end(), "vdb") != formats->end() && !vdb_export_available())
+      output.fail("formats", "\"vdb\" needs OpenVDB, which this build has not (install libopenvdb-dev and "
+                             "libboost-dev, then configure again)");
+    scene.formats = *formats;
+  }
   if (output.has("every") && output.has("every_time")) {
     const bool time_later = output.line_of("every_time") > output.line_of("every");
     output.fail(time_later ? "every_time" : "every",

@@ -1,6 +1,7 @@
 // `--export surface,obj` on the real binary: every exported frame gets its surface mesh in both formats
 // beside the particles, the first lines name them, a rerun's stale meshes go with its series, and a run
-// without a fluid (grains) refuses them with exit 2.
+// without a fluid (grains) refuses them with exit 2. `--export vdb`: an OpenVDB file a frame, or, in a build
+// without OpenVDB, exit 2 naming what is missing.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -68,8 +69,35 @@ TEST_F(SurfaceExport, GrainsHaveNoSurfaceToMesh) {
       run({"run", SURGE_SOURCE_DIR "/scenes/granular_column.toml", "--backend", "cpu", "--steps", "5",
            "--every", "5", "--export", "surface", "--out", "out", "--quiet"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("export formats surface and obj mesh a fluid's surface"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("export formats surface, obj and vdb mesh a fluid's surface"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
+}
+
+// The OpenVDB archive's first eight bytes: the magic number 0x56444220 ("VDB ") as a little-endian int64.
+bool starts_like_vdb(const std::string& bytes) {
+  return bytes.size() > 8 && bytes.compare(0, 8, std::string("\x20\x42\x44\x56\0\0\0\0", 8)) == 0;
+}
+
+TEST_F(SurfaceExport, EveryFrameGetsItsLevelSetAsOpenVdb) {
+  const std::vector<std::string> args = {"run", SURGE_SOURCE_DIR "/scenes/dam_break.toml", "--backend", "cpu",
+                                         "--threads", "2", "--particles", "2000", "--steps", "40", "--every",
+                                         "20", "--export", "vdb", "--out", "out", "--quiet"};
+  const SurgeResult r = run(args);
+#if SURGE_HAVE_OPENVDB
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("out/dam_break_surface_*.vdb (surface level set, OpenVDB), every 20 steps"),
+            std::string::npos)
+      << r.out;
+  for (const char* number : {"000000", "000001", "000002"}) {
+    const fs::path vdb = dir_ / "out" / ("dam_break_surface_" + std::string(number) + ".vdb");
+    EXPECT_TRUE(starts_like_vdb(read_text_file(vdb))) << vdb;
+  }
+  EXPECT_FALSE(fs::exists(dir_ / "out/dam_break_surface_000000.ply")) << "only the formats asked for";
+#else
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("this build has no OpenVDB"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(dir_ / "out"));
+#endif
 }
 
 }  // namespace

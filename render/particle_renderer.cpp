@@ -145,7 +145,7 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
   draw_particles(fluid_, camera, width, height, settings, settings.color_by != ColorBy::fixed,
                  kFixedParticleColor);
   if (settings.show_solids)
-    solids_.draw(camera.view(), camera.projection(float(width) / float(height)), sun_direction());
+    solids_.draw(camera.view(), camera.projection(float(width) / float(height)), light_direction(settings));
   if (settings.show_boundary) draw_boundary(camera, width, height, settings);
   if (settings.show_color_bar && settings.color_by != ColorBy::fixed) draw_color_bar(width, height, settings);
 }

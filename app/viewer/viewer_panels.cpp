@@ -168,6 +168,8 @@ void Viewer::draw_surface_controls() {
   ImGui::Checkbox("floor", &settings_.show_floor);
   ImGui::SameLine();
   ImGui::Checkbox("glass tank", &settings_.show_tank);
+  ImGui::SameLine();
+  ImGui::Checkbox("shadows", &look.shadows);
 }
 
 void Viewer::draw_help(int width, int height) {

@@ -37,6 +37,14 @@ constexpr std::array kRenderParameters = {
                .member = &RenderLook::spray,
                .description = "surface style: isolated particles drawn as small bright points rather than "
                               "as part of the surface"},
+    RenderSpec{.key = "light_direction",
+               .member = &RenderLook::light_direction,
+               .range = ValueRange::closed(-100, 100),
+               .description = "towards the light (the sun), world axes, z up; any length, z > 0: the sky's "
+                              "sun, the highlights, the solids' shading and the floor's shadows follow it"},
+    RenderSpec{.key = "shadows",
+               .member = &RenderLook::shadows,
+               .description = "surface style: the water casts a soft shadow on the floor"},
 };
 
 }  // namespace
@@ -68,6 +76,8 @@ void read_render(const TableReader& render, Scene& scene) {
     }
   }
   read_parameters(render, render_parameter_specs(), look);
+  if (!(look.light_direction.z > 0))
+    render.fail("light_direction", "must point up (z > 0): the light shines down on the floor");
 }
 
 }  // namespace surge

@@ -32,7 +32,11 @@ struct RenderLook {
   // the surface; about 1 - 1/1.33 for water (a thin-lens approximation, not a ray trace).
   float refraction = 0.25f;
   bool spray = true;  // isolated particles as small bright points
-  int line = 0;       // of the [render] table; 0 when the scene has none
+  // Towards the light (the sun), world space, z up; any length, z > 0. The sky's sun, the water's highlight,
+  // the solids' shading and the floor's shadows follow it.
+  Vec3f light_direction{-0.45f, -0.55f, 1.0f};
+  bool shadows = true;  // surface style: the water's soft shadow on the floor
+  int line = 0;         // of the [render] table; 0 when the scene has none
 };
 
 std::span<const ParameterSpec<RenderLook>> render_parameter_specs();

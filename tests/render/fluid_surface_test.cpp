@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "render/headless_gl_context.h"
 #include "render/offscreen_target.h"
 #include "render/particle_renderer.h"
+#include "render/png_writer.h"
 
 namespace surge::render {
 namespace {
@@ -249,6 +252,7 @@ TEST_F(FluidSurfaceTest, TheFloorShowsThroughAndRefractionShiftsIt) {
   settings_.grid_spacing = 0.05f;
   settings_.specular = 0.0f;
   settings_.look.absorption = 1.0f;
+  settings_.look.shadows = false;  // the bare floor it is compared with has none
   const float ball = 0.2f;
   const std::vector<Vec4f> water = lattice_ball({0, 0, 0}, ball, kRadius);
   const Picture floor = render({});
@@ -356,6 +360,94 @@ TEST_F(FluidSurfaceTest, TheGlassTankDoesNotHideTheWater) {
   EXPECT_GE(water_in_glass, 0.97 * water_open) << "the glass hides water";
   EXPECT_GT(tank_pixels, 100) << "no tank drawn";
   EXPECT_LT(much_changed, 0.05 * water_open) << "the glass changes the water's colour too much";
+}
+
+// Where tests leave pictures to look at: $OUT, else the temporary directory.
+std::filesystem::path picture_directory() {
+  const char* out = std::getenv("OUT");
+  return out && *out ? std::filesystem::path(out) : std::filesystem::temp_directory_path();
+}
+
+// The mean luminance over the (2 half + 1)^2 pixels around (x, y).
+float patch_luminance(const Picture& picture, int x, int y, int half = 2) {
+  float sum = 0;
+  for (int dy = -half; dy <= half; ++dy)
+    for (int dx = -half; dx <= half; ++dx) sum += picture.luminance(x + dx, y + dy);
+  return sum / float((2 * half + 1) * (2 * half + 1));
+}
+
+// A slab of water 0.32 m square held 0.4 m over the floor (as a sheet of water thrown up would be), seen from
+// above, lit at 45 degrees from +x and then from -x: its shadow falls on the floor 0.46 m to the other side,
+// darker than the lit floor, and moves with the light; away from it the floor is as lit as without water; a
+// frame without water has no shadow at all.
+TEST_F(FluidSurfaceTest, TheWaterCastsASoftShadowThatFollowsTheLight) {
+  camera_.pitch_deg = 89.0f;
+  settings_.has_box = true;
+  settings_.box_min = {-0.7f, -0.7f, -0.35f};
+  settings_.box_max = {0.7f, 0.7f, 0.3f};
+  settings_.show_tank = false;
+  settings_.specular = 0.0f;
+  // Centres from -0.14 to 0.14 m across, 0.05 to 0.17 m high: 0.46 m over the floor at its middle.
+  const std::vector<Vec4f> water = lattice_box({-0.14f, -0.14f, 0.05f}, 8, 8, 4, kRadius);
+  const float height = 0.11f - settings_.box_min.z;
+  const Mat4 clip_from_world = camera_.projection(1.0f) * camera_.view();
+  const auto pixel_of = [&](Vec3f p) {
+    const Vec4 clip = clip_from_world * Vec4{p.x, p.y, p.z, 1.0f};
+    return std::pair{int((clip.x / clip.w * 0.5f + 0.5f) * kSize),
+                     int((0.5f - 0.5f * clip.y / clip.w) * kSize)};
+  };
+  // Where the slab's middle throws its shadow with the light from +x (left of the slab) and from -x (right),
+  // and a floor point lit either way, beside the slab.
+  const auto [left_x, left_y] = pixel_of({-height, 0, settings_.box_min.z});
+  const auto [right_x, right_y] = pixel_of({height, 0, settings_.box_min.z});
+  const auto [beside_x, beside_y] = pixel_of({0, 0.4f, settings_.box_min.z});
+  // The bare floor is lit alike from +x and -x: the light's height is the same.
+  settings_.look.light_direction = {1, 0, 1};
+  const Picture bare = render({});
+  const Picture from_plus_x = render(water);
+  settings_.look.light_direction = {-1, 0, 1};
+  const Picture from_minus_x = render(water);
+  const std::filesystem::path pictures = picture_directory();
+  write_png(pictures / "surface_shadow_light_from_plus_x.png", kSize, kSize, from_plus_x.rgba);
+  write_png(pictures / "surface_shadow_light_from_minus_x.png", kSize, kSize, from_minus_x.rgba);
+  const float bare_left = patch_luminance(bare, left_x, left_y),
+              bare_right = patch_luminance(bare, right_x, right_y);
+  const float plus_left = patch_luminance(from_plus_x, left_x, left_y);
+  const float plus_right = patch_luminance(from_plus_x, right_x, right_y);
+  const float minus_left = patch_luminance(from_minus_x, left_x, left_y);
+  const float minus_right = patch_luminance(from_minus_x, right_x, right_y);
+  std::printf(
+      "floor luminance, bare: left %.1f right %.1f; light from +x: left %.1f right %.1f; from -x: "
+      "left %.1f right %.1f; beside: bare %.1f, with water %.1f\n",
+      bare_left, bare_right, plus_left, plus_right, minus_left, minus_right,
+      patch_luminance(bare, beside_x, beside_y), patch_luminance(from_plus_x, beside_x, beside_y));
+  ASSERT_EQ(from_plus_x.depth(from_plus_x.raw_depth, left_x, left_y), 0.0f) << "water hides the shadow";
+  ASSERT_EQ(from_plus_x.depth(from_plus_x.raw_depth, right_x, right_y), 0.0f) << "water hides the floor";
+  EXPECT_LT(plus_left, 0.85f * bare_left) << "no shadow where the light from +x throws it";
+  EXPECT_GT(plus_right, 0.98f * bare_right) << "a shadow on the lit side";
+  EXPECT_LT(minus_right, 0.85f * bare_right) << "the shadow did not follow the light to -x";
+  EXPECT_GT(minus_left, 0.98f * bare_left) << "the shadow stayed where the light no longer throws it";
+  EXPECT_NEAR(patch_luminance(from_plus_x, beside_x, beside_y), patch_luminance(bare, beside_x, beside_y),
+              1.0f)
+      << "the floor away from the shadow is not as lit as without water";
+
+  // Soft: across the shadow's edges along y (the slab's sides, 0.16 m either side of its middle) the floor's
+  // light, as a share of the bare floor's, goes from the shadow's to all of it over several pixels, not in
+  // one step (the lighting is a factor on the floor's colour, so the grid lines do not disturb the ratio).
+  const float umbra = plus_left / bare_left;
+  int penumbra_pixels = 0;
+  for (int y = 0; y < kSize; ++y) {
+    const float share = from_plus_x.luminance(left_x, y) / std::max(bare.luminance(left_x, y), 1.0f);
+    penumbra_pixels += share > umbra + 0.2f * (1 - umbra) && share < 1 - 0.2f * (1 - umbra);
+  }
+  std::printf("pixels in the penumbra along the shadow's column (both edges): %d\n", penumbra_pixels);
+  EXPECT_GE(penumbra_pixels, 4) << "a hard shadow edge";
+
+  // No water, no shadow: shadows on or off, the frame is the same.
+  settings_.look.shadows = false;
+  const Picture bare_unshadowed = render({});
+  EXPECT_EQ(bare.rgba, bare_unshadowed.rgba);
+  settings_.look.shadows = true;
 }
 
 }  // namespace

@@ -331,7 +331,8 @@ TEST(SceneParse, RenderTableTakesItsKeysAndDefaults) {
   const Scene scene =
       parse_scene(kMinimal +
                       "[render]\nstyle = \"surface\"\nfilter_radius = 4.5\n"
-                      "color = [0.2, 0.5, 0.9]\nabsorption = 6\nrefraction = 0.4\nspray = false\n",
+                      "color = [0.2, 0.5, 0.9]\nabsorption = 6\nrefraction = 0.4\nspray = false\n"
+                      "light_direction = [1, 0, 2]\nshadows = false\n",
                   "t.toml");
   EXPECT_EQ(scene.render.style, RenderStyle::surface);
   EXPECT_FLOAT_EQ(scene.render.filter_radius, 4.5f);
@@ -340,6 +341,9 @@ TEST(SceneParse, RenderTableTakesItsKeysAndDefaults) {
   EXPECT_FLOAT_EQ(scene.render.absorption, 6.0f);
   EXPECT_FLOAT_EQ(scene.render.refraction, 0.4f);
   EXPECT_FALSE(scene.render.spray);
+  EXPECT_FLOAT_EQ(scene.render.light_direction.x, 1.0f);
+  EXPECT_FLOAT_EQ(scene.render.light_direction.z, 2.0f);
+  EXPECT_FALSE(scene.render.shadows);
   EXPECT_EQ(scene.render.line, 10);
 }
 
@@ -353,6 +357,8 @@ TEST(SceneErrors, BadRenderValuesNameTheirLineAndKey) {
   EXPECT_TRUE(fails_with(kMinimal + "[render]\nrefraction = 3\n", 11, "render.refraction", "[0, 2]"));
   EXPECT_TRUE(fails_with(kMinimal + "[render]\nabsorbtion = 1\n", 11, "render.absorbtion",
                          "did you mean 'absorption'?"));
+  EXPECT_TRUE(fails_with(kMinimal + "[render]\nlight_direction = [1, 0, -1]\n", 11, "render.light_direction",
+                         "must point up"));
 }
 
 TEST(SceneErrors, SurfaceStyleIsForFluids) {

@@ -59,14 +59,26 @@ std::string_view render_style_name(RenderStyle style) {
   return kRenderStyleNames[static_cast<std::size_t>(style)];
 }
 
+std::optional<DepthFilter> parse_depth_filter(std::string_view name) {
+  for (std::size_t i = 0; i < kDepthFilterNames.size(); ++i)
+    if (kDepthFilterNames[i] == name) return DepthFilter(i);
+  return std::nullopt;
+}
+
+std::string_view depth_filter_name(DepthFilter filter) {
+  return kDepthFilterNames[static_cast<std::size_t>(filter)];
+}
+
 std::span<const ParameterSpec<RenderLook>> render_parameter_specs() {
   return kRenderParameters;
 }
 
 void read_render(const TableReader& render, Scene& scene) {
-  render.reject_unknown_keys(keys_of(render_parameter_specs(), {"style"}));
+  render.reject_unknown_keys(keys_of(render_parameter_specs(), {"style", "filter"}));
   RenderLook& look = scene.render;
   look.line = render.table_line();
+  // Stars glow: n-body scenes are drawn so unless they ask otherwise.
+  if (scene.solver == SolverKind::nbody) look.style = RenderStyle::glow;
   if (auto style = render.choice("style", kRenderStyleNames)) {
     look.style = *parse_render_style(*style);
     if (look.style == RenderStyle::surface && !is_fluid_solver(scene.solver)) {
@@ -75,6 +87,7 @@ void read_render(const TableReader& render, Scene& scene) {
                                "\" (its particles are drawn as spheres)");
     }
   }
+  if (auto filter = render.choice("filter", kDepthFilterNames)) look.filter = *parse_depth_filter(*filter);
   read_parameters(render, render_parameter_specs(), look);
   if (!(look.light_direction.z > 0))
     render.fail("light_direction", "must point up (z > 0): the light shines down on the floor");

@@ -17,6 +17,10 @@ constexpr float kFillCorrection = 6.0f / 3.14159265f;
 // The range Gaussian's sigma in particle radii: two spheres meeting make a dip of about one radius, which
 // must be smoothed away; water in front of other water differs by many radii and stays apart.
 constexpr float kRangeRadii = 3.0f;
+// The narrow-range filter's limits in particle radii (Truong & Yuksel 2018 use 10.5 and 1): a surface in
+// front of another is at least a few particles nearer; a sample beyond the range counts as one radius behind.
+constexpr float kNarrowRangeThresholdRadii = 10.5f;
+constexpr float kNarrowRangeClampRadii = 1.0f;
 // What absorbed light comes back as, as a share of the water's colour (fluid_composite.frag).
 constexpr float kScatterShare = 0.30f;
 constexpr float kSprayBrightness = 0.95f;
@@ -96,6 +100,7 @@ FluidSurface::FluidSurface(const std::filesystem::path& shaders)
       thickness_program_(shaders / "fluid_particle.vert", shaders / "fluid_thickness.frag"),
       depth_program_(shaders / "fluid_particle.vert", shaders / "fluid_depth.frag"),
       smooth_program_(shaders / "fullscreen.vert", shaders / "fluid_smooth.frag"),
+      narrow_range_program_(shaders / "fullscreen.vert", shaders / "fluid_smooth_narrow_range.frag"),
       blur_program_(shaders / "fullscreen.vert", shaders / "fluid_thickness_blur.frag"),
       composite_program_(shaders / "fullscreen.vert", shaders / "fluid_composite.frag"),
       spray_program_(shaders / "fluid_particle.vert", shaders / "fluid_spray.frag"),
@@ -406,14 +411,22 @@ void FluidSurface::draw_shadow_map(const ParticleBuffers& fluid, const RenderSet
 void FluidSurface::smooth_depth(const Mat4& projection, const RenderSettings& settings) {
   smoothed_ = -1;
   if (settings.filter_iterations <= 0 || !(settings.look.filter_radius > 0)) return;
-  const GLuint id = smooth_program_.id();
+  const bool narrow_range = settings.look.filter == DepthFilter::narrow_range;
+  const ShaderProgram& program = narrow_range ? narrow_range_program_ : smooth_program_;
+  const GLuint id = program.id();
   const float radius = settings.particle_radius;
-  glProgramUniform1i(id, smooth_program_.uniform("u_depth"), 0);
-  glProgramUniform1f(id, smooth_program_.uniform("u_radius"), radius);
-  glProgramUniform1f(id, smooth_program_.uniform("u_filter_radius"), settings.look.filter_radius);
-  glProgramUniform1f(id, smooth_program_.uniform("u_pixels_per_m"),
-                     projection.at(1, 1) * 0.5f * float(height_));
-  glProgramUniform1f(id, smooth_program_.uniform("u_range"), kRangeRadii * radius);
+  glProgramUniform1i(id, program.uniform("u_depth"), 0);
+  glProgramUniform1f(id, program.uniform("u_radius"), radius);
+  glProgramUniform1f(id, program.uniform("u_filter_radius"), settings.look.filter_radius);
+  glProgramUniform1f(id, program.uniform("u_pixels_per_m"), projection.at(1, 1) * 0.5f * float(height_));
+  if (narrow_range) {
+    glProgramUniform1f(id, program.uniform("u_threshold"), kNarrowRangeThresholdRadii * radius);
+    glProgramUniform1f(id, program.uniform("u_clamp"), kNarrowRangeClampRadii * radius);
+    glProgramUniform1i(id, program.uniform("u_raw_depth"), 1);
+    glBindTextureUnit(1, raw_depth_);
+  } else {
+    glProgramUniform1f(id, program.uniform("u_range"), kRangeRadii * radius);
+  }
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
   glUseProgram(id);
@@ -423,7 +436,7 @@ void FluidSurface::smooth_depth(const Mat4& projection, const RenderSettings& se
   for (int iteration = 0; iteration < settings.filter_iterations; ++iteration) {
     for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}}) {
       glBindFramebuffer(GL_FRAMEBUFFER, smooth_framebuffers_[out]);
-      glProgramUniform2i(id, smooth_program_.uniform("u_direction"), dx, dy);
+      glProgramUniform2i(id, program.uniform("u_direction"), dx, dy);
       glBindTextureUnit(0, source);
       glDrawArrays(GL_TRIANGLES, 0, 3);
       source = smooth_depth_[out];

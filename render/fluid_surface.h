@@ -10,7 +10,8 @@
 //   thickness  every particle in front of the scene adds its chord, blended additively
 //              (fluid_thickness.frag)
 //   depth      the nearest sphere surface's distance, spray left out (fluid_particle.vert, fluid_depth.frag)
-//   smoothing  separable bilateral filter of that depth, a few iterations (fluid_smooth.frag); a Gaussian
+//   smoothing  separable bilateral filter of that depth, a few iterations (fluid_smooth.frag), or the
+//              narrow-range filter (fluid_smooth_narrow_range.frag); a Gaussian
 //              blur of the thickness (fluid_thickness_blur.frag)
 //   composite  into the bound framebuffer: normals, Fresnel, refraction, absorption (fluid_composite.frag)
 //   spray      isolated particles as small bright points (fluid_spray.frag)
@@ -76,8 +77,8 @@ class FluidSurface {
   std::vector<float> read_texture(unsigned texture) const;
 
   ShaderProgram environment_program_, sky_program_, floor_program_, solid_program_;
-  ShaderProgram thickness_program_, depth_program_, smooth_program_, blur_program_, composite_program_,
-      spray_program_, shadow_program_;
+  ShaderProgram thickness_program_, depth_program_, smooth_program_, narrow_range_program_, blur_program_,
+      composite_program_, spray_program_, shadow_program_;
   unsigned empty_vertex_array_ = 0;
 
   // The sky as a latitude-longitude texture, drawn again only when the light moves.

@@ -172,6 +172,106 @@ TEST_F(FluidSurfaceTest, ABallOfParticlesIsOneSmoothDisc) {
   EXPECT_EQ(reached, water) << "the water is not one region";
 }
 
+// The narrow-range filter (Truong & Yuksel 2018) on the ball of the test above, by the same measure: its
+// second differences within the same bound (3x a smooth ball's) and far below the spheres'.
+class NarrowRangeBallTest : public FluidSurfaceTest {
+ protected:
+  struct Smoothness {
+    double spheres, bilateral, narrow_range, smooth_ball;
+  };
+  Smoothness measure() {
+    camera_.yaw_deg = 17.0f;
+    camera_.pitch_deg = 11.0f;
+    const float ball = 0.24f;
+    const std::vector<Vec4f> particles = lattice_ball({0, 0, 0}, ball, kRadius);
+    const float disc_px = (ball + kRadius) * pixels_per_m(1.0f);
+    const double pixel_m = 1.0 / pixels_per_m(1.0f - ball);
+    settings_.look.filter = DepthFilter::bilateral;
+    const Picture bilateral = render(particles);
+    settings_.look.filter = DepthFilter::narrow_range;
+    const Picture narrow_range = render(particles);
+    const Smoothness out{second_difference_rms(bilateral, bilateral.raw_depth, disc_px, 0.6f),
+                         second_difference_rms(bilateral, bilateral.smooth_depth, disc_px, 0.6f),
+                         second_difference_rms(narrow_range, narrow_range.smooth_depth, disc_px, 0.6f),
+                         pixel_m * pixel_m / ball};
+    std::printf(
+        "second differences (RMS): spheres %.3g m/px^2, bilateral %.3g, narrow-range %.3g, a smooth "
+        "ball %.3g\n",
+        out.spheres, out.bilateral, out.narrow_range, out.smooth_ball);
+    return out;
+  }
+};
+
+TEST_F(NarrowRangeBallTest, TheNarrowRangeFilterSmoothsABallOfParticles) {
+  const Smoothness s = measure();
+  EXPECT_LT(s.narrow_range, 3.0 * s.smooth_ball) << "bumps left after smoothing";
+  EXPECT_GT(s.spheres, 10.0 * s.narrow_range) << "the spheres' bumps were not smoothed away";
+}
+
+// Not met: on this ball the narrow-range filter leaves 1.37e-4 m/px^2 against the bilateral's 1.00e-4 (a
+// smooth ball: 7.8e-5). Inside the ball every neighbour is within its 10.5-radius range, so it is a plain
+// Gaussian there, and takes in the ball's steep rim, which the bilateral's range Gaussian (3 radii) leaves
+// out; a narrower range (3 or 5 radii) is far worse (5e-3 and more), as the hard limits then cut into the
+// bumps between particles. Enable once the filter matches the bilateral on this measure.
+TEST_F(NarrowRangeBallTest, DISABLED_TheNarrowRangeFilterSmoothsABallAtLeastAsWellAsTheBilateral) {
+  const Smoothness s = measure();
+  EXPECT_LE(s.narrow_range, s.bilateral) << "the narrow-range filter leaves more bumps";
+}
+
+// Two balls, one 0.4 m behind the other and half hidden by it (their facing surfaces 15 particle radii
+// apart), smoothed by the narrow-range filter: the near ball's depth is what it is without the far one; no
+// pixel of the far ball beside the near one is smoothed in front of the far ball's own front (a filter blind
+// to depth would pull them a good part of the 0.3 m gap forward); and the step between them stays whole.
+TEST_F(FluidSurfaceTest, TheNarrowRangeFilterKeepsADepthStepSharp) {
+  settings_.look.filter = DepthFilter::narrow_range;
+  const std::vector<Vec4f> near_ball = lattice_ball({-0.06f, -0.3f, 0}, 0.1f, kRadius);
+  const std::vector<Vec4f> far_ball = lattice_ball({0.1f, 0.1f, 0}, 0.14f, kRadius);
+  std::vector<Vec4f> both = near_ball;
+  both.insert(both.end(), far_ball.begin(), far_ball.end());
+  const Picture near_alone = render(near_ball), far_alone = render(far_ball), together = render(both);
+  double near_worst = 0, far_nearest = 1e9, step_smallest = 1e9, raw_step_smallest = 1e9;
+  float far_front = 1e9f;  // the far ball's nearest sphere surface, alone
+  for (float d : far_alone.raw_depth)
+    if (d > 0) far_front = std::min(far_front, d);
+  int near_pixels = 0, far_beside_near = 0;
+  for (int y = 1; y < kSize - 1; ++y)
+    for (int x = 1; x < kSize - 1; ++x) {
+      const float here = together.depth(together.smooth_depth, x, y);
+      if (near_alone.depth(near_alone.raw_depth, x, y) > 0) {
+        near_worst =
+            std::max(near_worst, double(std::abs(here - near_alone.depth(near_alone.smooth_depth, x, y))));
+        ++near_pixels;
+        // The step to the far ball just right of the near one's rim, smoothed and as the spheres are.
+        if (near_alone.depth(near_alone.raw_depth, x + 1, y) <= 0 &&
+            far_alone.depth(far_alone.raw_depth, x + 1, y) > 0) {
+          step_smallest =
+              std::min(step_smallest, double(together.depth(together.smooth_depth, x + 1, y) - here));
+          raw_step_smallest =
+              std::min(raw_step_smallest, double(together.depth(together.raw_depth, x + 1, y) -
+                                                 together.depth(together.raw_depth, x, y)));
+        }
+      } else if (far_alone.depth(far_alone.raw_depth, x, y) > 0) {
+        // Far pixels within the filter's reach of the near ball (11 px here): where a filter blind to depth
+        // would blend the two.
+        bool beside = false;
+        for (int d = -11; d <= 11 && !beside; ++d)
+          beside = near_alone.depth(near_alone.raw_depth, std::clamp(x + d, 0, kSize - 1), y) > 0;
+        if (!beside) continue;
+        ++far_beside_near;
+        far_nearest = std::min(far_nearest, double(here));
+      }
+    }
+  std::printf(
+      "narrow-range: near ball %d px, worst change by the far one %.4f m; far ball %d px beside the near "
+      "one, nearest %.3f m (its front %.3f m); smallest step %.3f m (spheres %.3f m)\n",
+      near_pixels, near_worst, far_beside_near, far_nearest, far_front, step_smallest, raw_step_smallest);
+  ASSERT_GT(near_pixels, 300);
+  ASSERT_GT(far_beside_near, 100) << "the balls do not meet on screen";
+  EXPECT_LT(near_worst, 0.1 * kRadius) << "the near ball's depth was pulled towards the far one";
+  EXPECT_GT(far_nearest, far_front - kRadius) << "the far ball's depth was pulled towards the near one";
+  EXPECT_GT(step_smallest, 0.95 * raw_step_smallest) << "the step between the balls was smoothed";
+}
+
 // Two slabs side by side in front of the sky, 2 and 10 particles deep along the view: the thickness pass
 // reads their depths in metres, and the thick one is darker and further from the sky's colour behind it.
 TEST_F(FluidSurfaceTest, ThickerWaterAbsorbsMore) {

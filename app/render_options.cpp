@@ -55,9 +55,15 @@ void add_render_look_options(CLI::App& command, RenderOptions& options, bool wit
                    "simulation)");
   command
       .add_option("--style", options.style,
-                  "Drawing style: spheres (particles coloured by --color-by) or surface (the fluid as "
-                  "a liquid surface with a floor and a glass tank); default: the scene's [render] style")
-      ->check(CLI::IsMember({"spheres", "surface"}));
+                  "Drawing style: spheres (particles coloured by --color-by), surface (the fluid as "
+                  "a liquid surface with a floor and a glass tank) or glow (glowing sprites whose light adds "
+                  "up, sized and lit by mass; n-body's default); default: the scene's [render] style")
+      ->check(CLI::IsMember({"spheres", "surface", "glow"}));
+  command
+      .add_option("--filter", options.filter,
+                  "Surface style: depth filter, bilateral or narrow_range (Truong & Yuksel 2018) (scene: "
+                  "render.filter)")
+      ->check(CLI::IsMember({"bilateral", "narrow_range"}));
   // Ranges as the scene's [render] keys (sim/scene/read_render.cpp).
   command
       .add_option("--filter-radius", options.filter_radius,
@@ -81,6 +87,7 @@ void add_render_look_options(CLI::App& command, RenderOptions& options, bool wit
 RenderLook RenderOptions::resolved_look() const {
   RenderLook look = scene_look;
   if (!style.empty()) look.style = *parse_render_style(style);
+  if (!filter.empty()) look.filter = *parse_depth_filter(filter);
   if (filter_radius) look.filter_radius = *filter_radius;
   if (absorption) look.absorption = *absorption;
   if (refraction) look.refraction = *refraction;

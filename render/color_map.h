@@ -29,5 +29,7 @@ std::vector<unsigned char> sample_color_map(int samples);
 inline constexpr Rgb kFixedParticleColor{0.16f, 0.45f, 0.86f};
 inline constexpr Rgb kBoundaryParticleColor{0.55f, 0.55f, 0.58f};
 inline constexpr Rgb kBackgroundColor{0.20f, 0.21f, 0.24f};
+// The glow style's colour by `--color-by fixed`: the warm white of a star field.
+inline constexpr Rgb kGlowColor{1.00f, 0.86f, 0.66f};
 
 }  // namespace surge::render

@@ -11,14 +11,16 @@
 namespace surge::render {
 namespace {
 
-// Towards the sun (solid_meshes.h): its highlight lands on water that faces the viewer.
-const Vec3f kToLight = sun_direction();
 constexpr int kEnvironmentWidth = 512, kEnvironmentHeight = 256;
 // Spheres of radius half the spacing fill pi/6 of a cubic lattice's cells (fluid_thickness.frag).
 constexpr float kFillCorrection = 6.0f / 3.14159265f;
 // The range Gaussian's sigma in particle radii: two spheres meeting make a dip of about one radius, which
 // must be smoothed away; water in front of other water differs by many radii and stays apart.
 constexpr float kRangeRadii = 3.0f;
+// The narrow-range filter's limits in particle radii (Truong & Yuksel 2018 use 10.5 and 1): a surface in
+// front of another is at least a few particles nearer; a sample beyond the range counts as one radius behind.
+constexpr float kNarrowRangeThresholdRadii = 10.5f;
+constexpr float kNarrowRangeClampRadii = 1.0f;
 // What absorbed light comes back as, as a share of the water's colour (fluid_composite.frag).
 constexpr float kScatterShare = 0.30f;
 constexpr float kSprayBrightness = 0.95f;
@@ -26,6 +28,15 @@ constexpr float kSpraySize = 0.7f;  // spray point diameter over the particle's
 constexpr std::array<float, 4> kGlassPane{0.80f, 0.88f, 0.96f, 0.10f};
 constexpr std::array<float, 4> kGlassEdge{0.90f, 0.95f, 1.00f, 0.75f};
 constexpr int kFloorVertices = 6, kPaneVertices = 24, kEdgeVertices = 24;
+// The shadow map's side [px]: it spans the box's bounding sphere, so a particle of a 1 m tank at 1 cm
+// spacing is about 10 px across.
+constexpr int kShadowMapSize = 2048;
+// The share of the floor's direct light that water in its path takes away: water is clear, so its shadow is
+// lighter than a solid's (the light it bends into caustics is not drawn).
+constexpr float kShadowStrength = 0.55f;
+// The light's angular radius [rad]: a sun blurred by a hazy sky, so a shadow's edge widens with the height
+// of the water that casts it (a penumbra 10 cm wide per metre of height), as under a real sky.
+constexpr float kLightAngularRadius = 0.05f;
 
 unsigned make_texture(GLenum format, int width, int height, GLint filter) {
   unsigned texture = 0;
@@ -62,6 +73,25 @@ Vec3f eye_direction(const Mat4& view, Vec3f world) {
 
 }  // namespace
 
+Vec3f light_direction(const RenderSettings& settings) {
+  return normalized(settings.look.light_direction);
+}
+
+ShadowView shadow_view(const RenderSettings& settings) {
+  const Vec3f center = 0.5f * (settings.box_min + settings.box_max);
+  const float reach =
+      0.5f * std::sqrt(length_squared(settings.box_max - settings.box_min)) + 2.0f * settings.particle_radius;
+  const Vec3f to_light = light_direction(settings);
+  // Any up that is not along the light will do: the map is square and centred.
+  const Vec3f up = std::abs(to_light.z) > 0.99f ? Vec3f{0, 1, 0} : Vec3f{0, 0, 1};
+  ShadowView out;
+  out.view = look_at(center + reach * to_light, center, up);
+  out.projection = orthographic(reach, reach, 0.0f, 2.0f * reach);
+  out.depth_range_m = 2.0f * reach;
+  out.width_m = 2.0f * reach;
+  return out;
+}
+
 FluidSurface::FluidSurface(const std::filesystem::path& shaders)
     : environment_program_(shaders / "fullscreen.vert", shaders / "environment.frag"),
       sky_program_(shaders / "fullscreen.vert", shaders / "sky.frag"),
@@ -70,9 +100,11 @@ FluidSurface::FluidSurface(const std::filesystem::path& shaders)
       thickness_program_(shaders / "fluid_particle.vert", shaders / "fluid_thickness.frag"),
       depth_program_(shaders / "fluid_particle.vert", shaders / "fluid_depth.frag"),
       smooth_program_(shaders / "fullscreen.vert", shaders / "fluid_smooth.frag"),
+      narrow_range_program_(shaders / "fullscreen.vert", shaders / "fluid_smooth_narrow_range.frag"),
       blur_program_(shaders / "fullscreen.vert", shaders / "fluid_thickness_blur.frag"),
       composite_program_(shaders / "fullscreen.vert", shaders / "fluid_composite.frag"),
-      spray_program_(shaders / "fluid_particle.vert", shaders / "fluid_spray.frag") {
+      spray_program_(shaders / "fluid_particle.vert", shaders / "fluid_spray.frag"),
+      shadow_program_(shaders / "fluid_particle.vert", shaders / "fluid_shadow.frag") {
   glCreateVertexArrays(1, &empty_vertex_array_);
   glCreateVertexArrays(1, &box_vertex_array_);
   glCreateBuffers(1, &box_buffer_);
@@ -82,30 +114,40 @@ FluidSurface::FluidSurface(const std::filesystem::path& shaders)
   glEnableVertexArrayAttrib(box_vertex_array_, 0);
   glVertexArrayAttribFormat(box_vertex_array_, 0, 3, GL_FLOAT, GL_FALSE, 0);
   glVertexArrayAttribBinding(box_vertex_array_, 0, 0);
-  draw_environment_texture();
+  environment_texture_ = make_texture(GL_RGBA16F, kEnvironmentWidth, kEnvironmentHeight, GL_LINEAR);
+  // Longitude wraps around; the poles do not.
+  glTextureParameteri(environment_texture_, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  shadow_map_ = make_texture(GL_DEPTH_COMPONENT32F, kShadowMapSize, kShadowMapSize, GL_NEAREST);
+  glCreateFramebuffers(1, &shadow_framebuffer_);
+  glNamedFramebufferTexture(shadow_framebuffer_, GL_DEPTH_ATTACHMENT, shadow_map_, 0);
+  glNamedFramebufferDrawBuffer(shadow_framebuffer_, GL_NONE);
 }
 
 FluidSurface::~FluidSurface() {
   release_targets();
+  glDeleteFramebuffers(1, &shadow_framebuffer_);
+  glDeleteTextures(1, &shadow_map_);
   glDeleteTextures(1, &environment_texture_);
   glDeleteBuffers(1, &box_buffer_);
   glDeleteVertexArrays(1, &box_vertex_array_);
   glDeleteVertexArrays(1, &empty_vertex_array_);
 }
 
-void FluidSurface::draw_environment_texture() {
+void FluidSurface::draw_environment_texture(Vec3f to_light) {
+  if (environment_drawn_ && to_light.x == environment_light_.x && to_light.y == environment_light_.y &&
+      to_light.z == environment_light_.z)
+    return;
+  environment_drawn_ = true;
+  environment_light_ = to_light;
   GLint bound = 0;
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &bound);
-  environment_texture_ = make_texture(GL_RGBA16F, kEnvironmentWidth, kEnvironmentHeight, GL_LINEAR);
-  // Longitude wraps around; the poles do not.
-  glTextureParameteri(environment_texture_, GL_TEXTURE_WRAP_S, GL_REPEAT);
   const unsigned framebuffer = make_framebuffer(environment_texture_, 0);
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer);
   glViewport(0, 0, kEnvironmentWidth, kEnvironmentHeight);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
-  glProgramUniform3f(environment_program_.id(), environment_program_.uniform("u_to_light"), kToLight.x,
-                     kToLight.y, kToLight.z);
+  glProgramUniform3f(environment_program_.id(), environment_program_.uniform("u_to_light"), to_light.x,
+                     to_light.y, to_light.z);
   glUseProgram(environment_program_.id());
   glBindVertexArray(empty_vertex_array_);
   glDrawArrays(GL_TRIANGLES, 0, 3);
@@ -191,9 +233,11 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids,
   update_box(settings);
   const Mat4 view = camera.view();
   const Mat4 projection = camera.projection(float(width) / float(height));
-  glViewport(0, 0, width, height);
   glEnable(GL_PROGRAM_POINT_SIZE);
   glDepthMask(GL_TRUE);
+  draw_environment_texture(light_direction(settings));
+  draw_shadow_map(fluid, settings);
+  glViewport(0, 0, width, height);
 
   // The scene without the water: what the water refracts, and what shows where there is none.
   glBindFramebuffer(GL_FRAMEBUFFER, scene_framebuffer_);
@@ -261,7 +305,8 @@ void FluidSurface::draw_scene(const OrbitCamera& camera, const Mat4& view, const
   glBindVertexArray(0);
   // The solids, opaque: the water refracts them where it lies in front, and hides them (composite) where
   // it lies nearer.
-  if (solids != nullptr) solids->draw(view, projection, kToLight);
+  const Vec3f to_light = light_direction(settings);
+  if (solids != nullptr) solids->draw(view, projection, to_light);
   if (!settings.has_box) return;
 
   glEnable(GL_DEPTH_TEST);
@@ -273,13 +318,30 @@ void FluidSurface::draw_scene(const OrbitCamera& camera, const Mat4& view, const
     const Vec3f eye = camera.eye();
     const Vec3f lo = settings.box_min, hi = settings.box_max;
     glProgramUniform1f(program, floor_program_.uniform("u_spacing"), std::max(settings.grid_spacing, 1e-6f));
-    glProgramUniform3f(program, floor_program_.uniform("u_to_light"), kToLight.x, kToLight.y, kToLight.z);
+    glProgramUniform3f(program, floor_program_.uniform("u_to_light"), to_light.x, to_light.y, to_light.z);
     glProgramUniform3f(program, floor_program_.uniform("u_eye"), eye.x, eye.y, eye.z);
     glProgramUniform2f(program, floor_program_.uniform("u_center"), 0.5f * (lo.x + hi.x),
                        0.5f * (lo.y + hi.y));
     glProgramUniform1f(program, floor_program_.uniform("u_fade_radius"),
                        3.0f * std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}));
     glProgramUniform1i(program, floor_program_.uniform("u_environment"), 0);
+    // The shadow map's texel (u, v, depth) in [0, 1]^3 from a world point: clip space halved and shifted.
+    const ShadowView light = shadow_view(settings);
+    Mat4 to_texture = Mat4::identity();
+    for (int row = 0; row < 3; ++row) to_texture.at(row, row) = 0.5f, to_texture.at(row, 3) = 0.5f;
+    const Mat4 shadow_from_world = to_texture * light.projection * light.view;
+    glProgramUniformMatrix4fv(program, floor_program_.uniform("u_shadow_from_world"), 1, GL_FALSE,
+                              shadow_from_world.m.data());
+    glProgramUniform1i(program, floor_program_.uniform("u_shadow_map"), 1);
+    glProgramUniform1i(program, floor_program_.uniform("u_shadows"), shadow_map_drawn_ ? 1 : 0);
+    glProgramUniform1f(program, floor_program_.uniform("u_shadow_strength"), kShadowStrength);
+    glProgramUniform1f(program, floor_program_.uniform("u_shadow_depth_m"), light.depth_range_m);
+    glProgramUniform1f(program, floor_program_.uniform("u_shadow_width_m"), light.width_m);
+    glProgramUniform1f(program, floor_program_.uniform("u_light_angular_radius"), kLightAngularRadius);
+    // The narrowest penumbra: one and a half particle radii, so a sheet one particle thick casts an even
+    // shadow rather than a pattern of dots.
+    glProgramUniform1f(program, floor_program_.uniform("u_min_penumbra_m"), 1.5f * settings.particle_radius);
+    glBindTextureUnit(1, shadow_map_);
     glUseProgram(program);
     glDrawArrays(GL_TRIANGLES, 0, kFloorVertices);
   }
@@ -322,17 +384,49 @@ void FluidSurface::draw_particles(const ShaderProgram& program, const ParticleBu
   glBindVertexArray(0);
 }
 
+void FluidSurface::draw_shadow_map(const ParticleBuffers& fluid, const RenderSettings& settings) {
+  shadow_map_drawn_ = settings.has_box && settings.show_floor && settings.look.shadows && fluid.count() > 0;
+  if (!shadow_map_drawn_) return;
+  // The particles' spheres seen from the light, depth only: the floor (floor.frag) is in shadow where a
+  // sphere lies between it and the light. From the same GL buffers as every other pass: no bus bytes.
+  const ShadowView light = shadow_view(settings);
+  const GLuint id = shadow_program_.id();
+  set_matrices(shadow_program_, light.view, light.projection);
+  glProgramUniform1f(id, shadow_program_.uniform("u_radius"), settings.particle_radius);
+  glProgramUniform2f(id, shadow_program_.uniform("u_viewport"), float(kShadowMapSize), float(kShadowMapSize));
+  glProgramUniform1i(id, shadow_program_.uniform("u_select"), 0);
+  const float far_depth = 1.0f;
+  glClearNamedFramebufferfv(shadow_framebuffer_, GL_DEPTH, 0, &far_depth);
+  glBindFramebuffer(GL_FRAMEBUFFER, shadow_framebuffer_);
+  glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+  glEnable(GL_DEPTH_TEST);
+  glDepthFunc(GL_LESS);
+  glDisable(GL_BLEND);
+  glUseProgram(id);
+  glBindVertexArray(fluid.vertex_array());
+  glDrawArrays(GL_POINTS, 0, GLsizei(fluid.count()));
+  glBindVertexArray(0);
+}
+
 void FluidSurface::smooth_depth(const Mat4& projection, const RenderSettings& settings) {
   smoothed_ = -1;
   if (settings.filter_iterations <= 0 || !(settings.look.filter_radius > 0)) return;
-  const GLuint id = smooth_program_.id();
+  const bool narrow_range = settings.look.filter == DepthFilter::narrow_range;
+  const ShaderProgram& program = narrow_range ? narrow_range_program_ : smooth_program_;
+  const GLuint id = program.id();
   const float radius = settings.particle_radius;
-  glProgramUniform1i(id, smooth_program_.uniform("u_depth"), 0);
-  glProgramUniform1f(id, smooth_program_.uniform("u_radius"), radius);
-  glProgramUniform1f(id, smooth_program_.uniform("u_filter_radius"), settings.look.filter_radius);
-  glProgramUniform1f(id, smooth_program_.uniform("u_pixels_per_m"),
-                     projection.at(1, 1) * 0.5f * float(height_));
-  glProgramUniform1f(id, smooth_program_.uniform("u_range"), kRangeRadii * radius);
+  glProgramUniform1i(id, program.uniform("u_depth"), 0);
+  glProgramUniform1f(id, program.uniform("u_radius"), radius);
+  glProgramUniform1f(id, program.uniform("u_filter_radius"), settings.look.filter_radius);
+  glProgramUniform1f(id, program.uniform("u_pixels_per_m"), projection.at(1, 1) * 0.5f * float(height_));
+  if (narrow_range) {
+    glProgramUniform1f(id, program.uniform("u_threshold"), kNarrowRangeThresholdRadii * radius);
+    glProgramUniform1f(id, program.uniform("u_clamp"), kNarrowRangeClampRadii * radius);
+    glProgramUniform1i(id, program.uniform("u_raw_depth"), 1);
+    glBindTextureUnit(1, raw_depth_);
+  } else {
+    glProgramUniform1f(id, program.uniform("u_range"), kRangeRadii * radius);
+  }
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
   glUseProgram(id);
@@ -342,7 +436,7 @@ void FluidSurface::smooth_depth(const Mat4& projection, const RenderSettings& se
   for (int iteration = 0; iteration < settings.filter_iterations; ++iteration) {
     for (const auto& [dx, dy] : {std::pair{1, 0}, std::pair{0, 1}}) {
       glBindFramebuffer(GL_FRAMEBUFFER, smooth_framebuffers_[out]);
-      glProgramUniform2i(id, smooth_program_.uniform("u_direction"), dx, dy);
+      glProgramUniform2i(id, program.uniform("u_direction"), dx, dy);
       glBindTextureUnit(0, source);
       glDrawArrays(GL_TRIANGLES, 0, 3);
       source = smooth_depth_[out];
@@ -390,7 +484,7 @@ void FluidSurface::composite(const Mat4& view, const Mat4& projection, const Ren
   glProgramUniform1i(id, p.uniform("u_environment"), 4);
   glProgramUniform2f(id, p.uniform("u_viewport"), float(width_), float(height_));
   glProgramUniform1f(id, p.uniform("u_pixels_per_m"), projection.at(1, 1) * 0.5f * float(height_));
-  const Vec3f to_light = eye_direction(view, kToLight);
+  const Vec3f to_light = eye_direction(view, light_direction(settings));
   glProgramUniform3f(id, p.uniform("u_to_light_eye"), to_light.x, to_light.y, to_light.z);
   // Beer-Lambert with the colour left after 1/absorption metres: exp(-k / absorption) = colour, so
   // k = -ln(colour) * absorption per channel.

@@ -4,12 +4,14 @@
 // in the same GL buffers as the spheres style, so a GPU simulation feeds it through interop unchanged.
 //
 // A frame, pass by pass (each a shader in shaders/):
+//   shadow     the particles' spheres seen from the light, depth only, into a shadow map (fluid_shadow.frag)
 //   scene      sky (environment.frag, sky.frag), the scene's solids (solid_mesh.frag), floor with a grid
-//              (floor.frag), tank edges: colour + depth
+//              (floor.frag, soft-shadowed through the shadow map), tank edges: colour + depth
 //   thickness  every particle in front of the scene adds its chord, blended additively
 //              (fluid_thickness.frag)
 //   depth      the nearest sphere surface's distance, spray left out (fluid_particle.vert, fluid_depth.frag)
-//   smoothing  separable bilateral filter of that depth, a few iterations (fluid_smooth.frag); a Gaussian
+//   smoothing  separable bilateral filter of that depth, a few iterations (fluid_smooth.frag), or the
+//              narrow-range filter (fluid_smooth_narrow_range.frag); a Gaussian
 //              blur of the thickness (fluid_thickness_blur.frag)
 //   composite  into the bound framebuffer: normals, Fresnel, refraction, absorption (fluid_composite.frag)
 //   spray      isolated particles as small bright points (fluid_spray.frag)
@@ -25,6 +27,18 @@
 #include "render/solid_meshes.h"
 
 namespace surge::render {
+
+// Towards the light, unit, world space: the scene's [render] light_direction.
+Vec3f light_direction(const RenderSettings& settings);
+
+// The shadow map's camera: orthographic, looking along the light at the box's centre, framing the box's
+// bounding sphere (the particles stay in the box).
+struct ShadowView {
+  Mat4 view, projection;
+  float depth_range_m = 1;  // [m] of the map's depth from 0 to 1
+  float width_m = 1;        // [m] across the map
+};
+ShadowView shadow_view(const RenderSettings& settings);
 
 class FluidSurface {
  public:
@@ -49,7 +63,8 @@ class FluidSurface {
  private:
   void resize(int width, int height);
   void release_targets();
-  void draw_environment_texture();
+  void draw_environment_texture(Vec3f to_light);
+  void draw_shadow_map(const ParticleBuffers& fluid, const RenderSettings& settings);
   void draw_scene(const OrbitCamera& camera, const Mat4& view, const Mat4& projection,
                   const SolidMeshes* solids, const RenderSettings& settings);
   void draw_particles(const ShaderProgram& program, const ParticleBuffers& fluid, const Mat4& view,
@@ -62,12 +77,17 @@ class FluidSurface {
   std::vector<float> read_texture(unsigned texture) const;
 
   ShaderProgram environment_program_, sky_program_, floor_program_, solid_program_;
-  ShaderProgram thickness_program_, depth_program_, smooth_program_, blur_program_, composite_program_,
-      spray_program_;
+  ShaderProgram thickness_program_, depth_program_, smooth_program_, narrow_range_program_, blur_program_,
+      composite_program_, spray_program_, shadow_program_;
   unsigned empty_vertex_array_ = 0;
 
-  // The sky as a latitude-longitude texture, drawn once: the light does not move.
+  // The sky as a latitude-longitude texture, drawn again only when the light moves.
   unsigned environment_texture_ = 0;
+  bool environment_drawn_ = false;
+  Vec3f environment_light_{};
+  // Depth of the particles seen from the light; drawn each frame when the floor has shadows.
+  unsigned shadow_framebuffer_ = 0, shadow_map_ = 0;
+  bool shadow_map_drawn_ = false;
 
   // Per-frame targets, sized with the viewport.
   int width_ = 0, height_ = 0;

@@ -76,4 +76,15 @@ inline Mat4 perspective(float fov_y, float aspect, float z_near, float z_far) {
   return p;
 }
 
+// OpenGL orthographic projection of the box [-half_width, half_width] x [-half_height, half_height] x
+// [-z_far, -z_near] in eye space (clip z in [-1, 1], w = 1).
+inline Mat4 orthographic(float half_width, float half_height, float z_near, float z_far) {
+  Mat4 p = Mat4::identity();
+  p.at(0, 0) = 1.0f / half_width;
+  p.at(1, 1) = 1.0f / half_height;
+  p.at(2, 2) = -2.0f / (z_far - z_near);
+  p.at(2, 3) = -(z_far + z_near) / (z_far - z_near);
+  return p;
+}
+
 }  // namespace surge::render

@@ -92,6 +92,7 @@ std::size_t ParticleBuffers::upload(const ParticleView& view) {
 ParticleRenderer::ParticleRenderer(const std::filesystem::path& shaders)
     : shader_dir_(shaders),
       sphere_program_(shaders / "particle_sphere.vert", shaders / "particle_sphere.frag"),
+      glow_program_(shaders / "glow.vert", shaders / "glow.frag"),
       overlay_program_(shaders / "overlay.vert", shaders / "overlay.frag"),
       solids_(shaders) {
   const std::vector<unsigned char> map = sample_color_map(kColorMapSamples);
@@ -134,6 +135,12 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
     if (settings.show_boundary) draw_boundary(camera, width, height, settings);
     return;
   }
+  if (settings.look.style == RenderStyle::glow) {
+    draw_glow(camera, width, height, settings);
+    if (settings.show_color_bar && settings.color_by != ColorBy::fixed)
+      draw_color_bar(width, height, settings);
+    return;
+  }
   glViewport(0, 0, width, height);
   glClearColor(settings.background.r, settings.background.g, settings.background.b, 1.0f);
   glClearDepth(1.0);
@@ -145,7 +152,7 @@ void ParticleRenderer::draw(const OrbitCamera& camera, int width, int height,
   draw_particles(fluid_, camera, width, height, settings, settings.color_by != ColorBy::fixed,
                  kFixedParticleColor);
   if (settings.show_solids)
-    solids_.draw(camera.view(), camera.projection(float(width) / float(height)), sun_direction());
+    solids_.draw(camera.view(), camera.projection(float(width) / float(height)), light_direction(settings));
   if (settings.show_boundary) draw_boundary(camera, width, height, settings);
   if (settings.show_color_bar && settings.color_by != ColorBy::fixed) draw_color_bar(width, height, settings);
 }
@@ -164,6 +171,44 @@ void ParticleRenderer::draw_boundary(const OrbitCamera& camera, int width, int h
                  settings.boundary_opacity);
   glDepthMask(GL_TRUE);
   glDisable(GL_BLEND);
+}
+
+void ParticleRenderer::draw_glow(const OrbitCamera& camera, int width, int height,
+                                 const RenderSettings& settings) {
+  // Night: the glow reads against black, and adding light to a grey background would wash it out.
+  glViewport(0, 0, width, height);
+  glClearColor(0.0f, 0.0f, 0.0f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  if (fluid_.count() == 0) return;
+  // Light adds up in any order: no depth test, no sorting.
+  glDisable(GL_DEPTH_TEST);
+  glEnable(GL_BLEND);
+  glBlendFunc(GL_ONE, GL_ONE);
+  glEnable(GL_PROGRAM_POINT_SIZE);
+  const GLuint program = glow_program_.id();
+  const Mat4 view = camera.view();
+  const Mat4 projection = camera.projection(float(width) / float(height));
+  glProgramUniformMatrix4fv(program, glow_program_.uniform("u_view"), 1, GL_FALSE, view.m.data());
+  glProgramUniformMatrix4fv(program, glow_program_.uniform("u_projection"), 1, GL_FALSE, projection.m.data());
+  // A reference body's sprite twice its sphere's radius, so neighbours' halos meet and a crowd glows as one.
+  glProgramUniform1f(program, glow_program_.uniform("u_radius"), 2.0f * settings.particle_radius);
+  glProgramUniform1f(program, glow_program_.uniform("u_reference_mass"), settings.reference_mass);
+  glProgramUniform1f(program, glow_program_.uniform("u_viewport_height"), float(height));
+  glProgramUniform1f(program, glow_program_.uniform("u_peak"), settings.glow_peak);
+  float low = settings.color_min, high = settings.color_max;
+  if (!(high > low)) low -= 0.5f, high = low + 1.0f;
+  glProgramUniform2f(program, glow_program_.uniform("u_scalar_range"), low, high);
+  glProgramUniform1i(program, glow_program_.uniform("u_use_color_map"), settings.color_by != ColorBy::fixed);
+  glProgramUniform3f(program, glow_program_.uniform("u_fixed_color"), kGlowColor.r, kGlowColor.g,
+                     kGlowColor.b);
+  glProgramUniform1i(program, glow_program_.uniform("u_color_map"), 0);
+  glBindTextureUnit(0, color_map_texture_);
+  glUseProgram(program);
+  glBindVertexArray(fluid_.vertex_array());
+  glDrawArrays(GL_POINTS, 0, GLsizei(fluid_.count()));
+  glBindVertexArray(0);
+  glDisable(GL_BLEND);
+  glEnable(GL_DEPTH_TEST);
 }
 
 void ParticleRenderer::draw_particles(const ParticleBuffers& buffers, const OrbitCamera& camera, int width,

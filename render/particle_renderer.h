@@ -1,6 +1,7 @@
 // Draws particles as shaded spheres (point-sprite impostors with true depth), coloured through the
 // colour map, with an optional colour bar, and the scene's solids as lit meshes (solid_meshes.h); or, in
-// the surface style, the fluid as a liquid surface in a scene (fluid_surface.h). Into whatever framebuffer
+// the surface style, the fluid as a liquid surface in a scene (fluid_surface.h); or, in the glow style,
+// bodies as glowing sprites whose light adds up (glow.vert). Into whatever framebuffer
 // is bound (a window or an OffscreenTarget). Needs a current OpenGL 4.5 core context.
 #pragma once
 
@@ -73,6 +74,10 @@ struct RenderSettings {
   // hold (one alone holds one; fluid_particle.vert says why this is decided on screen).
   float spray_max_particles = 1.5f;
   int filter_iterations = 3;  // of the depth smoothing (x then y each)
+  // The glow style: a body of this mass is a sprite of particle_radius (heavier ones larger and brighter);
+  // 0: every body alike. Its light at the centre, as a share of full brightness (glow.vert).
+  float reference_mass = 0.0f;
+  float glow_peak = 0.5f;
 };
 
 class FluidSurface;
@@ -98,12 +103,14 @@ class ParticleRenderer {
                       const RenderSettings& settings, bool use_color_map, Rgb fixed_color,
                       float alpha = 1.0f);
   void draw_boundary(const OrbitCamera& camera, int width, int height, const RenderSettings& settings);
+  void draw_glow(const OrbitCamera& camera, int width, int height, const RenderSettings& settings);
   void draw_color_bar(int width, int height, const RenderSettings& settings);
 
   std::filesystem::path shader_dir_;
   // Built on the first surface frame, so that the spheres style compiles only its own shaders.
   std::unique_ptr<FluidSurface> surface_;
   ShaderProgram sphere_program_;
+  ShaderProgram glow_program_;
   ShaderProgram overlay_program_;
   ParticleBuffers fluid_, boundary_;
   SolidMeshes solids_;

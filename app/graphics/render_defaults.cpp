@@ -60,6 +60,9 @@ SceneLook scene_look(Simulation& simulation) {
   std::vector<float> speed(frame.size());
   for (std::size_t i = 0; i < frame.size(); ++i) speed[i] = std::sqrt(length_squared(xyz(frame.velocity[i])));
   look.max_speed = std::max(quantile(speed, 0.95), 1e-6f);
+  double total_mass = 0;
+  for (const Vec4f& body : frame.position) total_mass += double(body.w);
+  look.mean_mass = float(total_mass / double(frame.size()));
   return look;
 }
 
@@ -97,6 +100,7 @@ void apply_render_look(const RenderLook& look, const SceneLook& scene, render::R
   settings.has_box = scene.has_domain;
   settings.box_min = scene.domain_min;
   settings.box_max = scene.domain_max;
+  settings.reference_mass = scene.mean_mass;
   if (scene.has_domain) settings.grid_spacing = floor_grid_spacing(scene.domain_min, scene.domain_max);
 }
 

@@ -19,12 +19,14 @@ struct SceneLook {
   float max_speed = 0.0f;            // the speed colour bar's top; 0: c0 / 10 (the fluids' expected largest)
   bool radius_per_particle = false;  // grains: each drawn at its own radius (position.w)
   bool has_domain = false;           // the solver reports a box (the tank); n-body does not
+  float mean_mass = 0.0f;            // of the bodies (n-body, whose position.w is the mass); 0: not known
 };
 SceneLook scene_look(const std::vector<NamedValue>& parameters);
 
 // The same for a running simulation. A solver that reports no domain (n-body: bodies in G = 1 units, no
 // box) is framed by its bodies instead, read once: the box that holds 96 % of them on each axis, grown by
-// a tenth; spheres a quarter of the mean spacing in it; speeds coloured up to their 95th percentile.
+// a tenth; spheres a quarter of the mean spacing in it; speeds coloured up to their 95th percentile; the
+// bodies' mean mass, for the glow style's sprites (each sized and lit by its mass over it).
 SceneLook scene_look(Simulation& simulation);
 
 // The colour bar's range for a quantity: speed 0..c0/10 (the largest expected speed, as c0 is chosen

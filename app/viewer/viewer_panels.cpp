@@ -152,13 +152,16 @@ void Viewer::draw_view_section() {
 // The style, and the surface style's parameters: the scene's [render] keys (docs/scenes.md), same ranges.
 void Viewer::draw_surface_controls() {
   int style = int(settings_.look.style);
-  const char* styles[] = {"spheres", "surface"};
-  // A liquid surface only makes sense for the SPH solvers' fluid.
-  ImGui::BeginDisabled(!is_fluid_solver(scene_.solver));
-  if (ImGui::Combo("style", &style, styles, 2)) settings_.look.style = RenderStyle(style);
-  ImGui::EndDisabled();
+  const char* styles[] = {"spheres", "surface", "glow"};
+  // A liquid surface only makes sense for the SPH solvers' fluid: the choice is kept for them.
+  if (ImGui::Combo("style", &style, styles, 3) &&
+      (RenderStyle(style) != RenderStyle::surface || is_fluid_solver(scene_.solver)))
+    settings_.look.style = RenderStyle(style);
   if (settings_.look.style != RenderStyle::surface) return;
   RenderLook& look = settings_.look;
+  int filter = int(look.filter);
+  const char* filters[] = {"bilateral", "narrow range"};
+  if (ImGui::Combo("depth filter", &filter, filters, 2)) look.filter = DepthFilter(filter);
   ImGui::SliderFloat("smoothing", &look.filter_radius, 0.0f, 10.0f, "%.1f radii");
   ImGui::ColorEdit3("water colour", &look.color.x);
   ImGui::SliderFloat("absorption", &look.absorption, 0.0f, 50.0f, "%.2f 1/m", ImGuiSliderFlags_Logarithmic);
@@ -168,6 +171,8 @@ void Viewer::draw_surface_controls() {
   ImGui::Checkbox("floor", &settings_.show_floor);
   ImGui::SameLine();
   ImGui::Checkbox("glass tank", &settings_.show_tank);
+  ImGui::SameLine();
+  ImGui::Checkbox("shadows", &look.shadows);
 }
 
 void Viewer::draw_help(int width, int height) {

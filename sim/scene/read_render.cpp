@@ -37,6 +37,14 @@ constexpr std::array kRenderParameters = {
                .member = &RenderLook::spray,
                .description = "surface style: isolated particles drawn as small bright points rather than "
                               "as part of the surface"},
+    RenderSpec{.key = "light_direction",
+               .member = &RenderLook::light_direction,
+               .range = ValueRange::closed(-100, 100),
+               .description = "towards the light (the sun), world axes, z up; any length, z > 0: the sky's "
+                              "sun, the highlights, the solids' shading and the floor's shadows follow it"},
+    RenderSpec{.key = "shadows",
+               .member = &RenderLook::shadows,
+               .description = "surface style: the water casts a soft shadow on the floor"},
 };
 
 }  // namespace
@@ -51,14 +59,26 @@ std::string_view render_style_name(RenderStyle style) {
   return kRenderStyleNames[static_cast<std::size_t>(style)];
 }
 
+std::optional<DepthFilter> parse_depth_filter(std::string_view name) {
+  for (std::size_t i = 0; i < kDepthFilterNames.size(); ++i)
+    if (kDepthFilterNames[i] == name) return DepthFilter(i);
+  return std::nullopt;
+}
+
+std::string_view depth_filter_name(DepthFilter filter) {
+  return kDepthFilterNames[static_cast<std::size_t>(filter)];
+}
+
 std::span<const ParameterSpec<RenderLook>> render_parameter_specs() {
   return kRenderParameters;
 }
 
 void read_render(const TableReader& render, Scene& scene) {
-  render.reject_unknown_keys(keys_of(render_parameter_specs(), {"style"}));
+  render.reject_unknown_keys(keys_of(render_parameter_specs(), {"style", "filter"}));
   RenderLook& look = scene.render;
   look.line = render.table_line();
+  // Stars glow: n-body scenes are drawn so unless they ask otherwise.
+  if (scene.solver == SolverKind::nbody) look.style = RenderStyle::glow;
   if (auto style = render.choice("style", kRenderStyleNames)) {
     look.style = *parse_render_style(*style);
     if (look.style == RenderStyle::surface && !is_fluid_solver(scene.solver)) {
@@ -67,7 +87,10 @@ void read_render(const TableReader& render, Scene& scene) {
                                "\" (its particles are drawn as spheres)");
     }
   }
+  if (auto filter = render.choice("filter", kDepthFilterNames)) look.filter = *parse_depth_filter(*filter);
   read_parameters(render, render_parameter_specs(), look);
+  if (!(look.light_direction.z > 0))
+    render.fail("light_direction", "must point up (z > 0): the light shines down on the floor");
 }
 
 }  // namespace surge

@@ -14,11 +14,22 @@
 namespace surge {
 
 // spheres: each particle a shaded sphere, coloured by a quantity (every solver). surface: the fluid as one
-// liquid surface (screen-space fluid rendering), with a floor, the tank as glass and a sky.
-enum class RenderStyle { spheres, surface };
-inline constexpr std::array<std::string_view, 2> kRenderStyleNames = {"spheres", "surface"};
+// liquid surface (screen-space fluid rendering), with a floor, the tank as glass and a sky. glow: each
+// particle a soft glowing sprite, added up where they overlap, as stars in a galaxy look (the default of
+// n-body scenes).
+enum class RenderStyle { spheres, surface, glow };
+inline constexpr std::array<std::string_view, 3> kRenderStyleNames = {"spheres", "surface", "glow"};
 std::optional<RenderStyle> parse_render_style(std::string_view name);
 std::string_view render_style_name(RenderStyle style);
+
+// How the surface style smooths the fluid's depth. bilateral: a spatial Gaussian times a range Gaussian
+// (Tomasi & Manduchi 1998, as Green 2010). narrow_range: the narrow-range filter of Truong & Yuksel ("A
+// Narrow-Range Filter for Screen-Space Fluid Rendering", I3D 2018), which ignores what lies far behind and
+// clamps what lies in front, so a surface seen at a grazing angle is smoothed as much as one seen face-on.
+enum class DepthFilter { bilateral, narrow_range };
+inline constexpr std::array<std::string_view, 2> kDepthFilterNames = {"bilateral", "narrow_range"};
+std::optional<DepthFilter> parse_depth_filter(std::string_view name);
+std::string_view depth_filter_name(DepthFilter filter);
 
 struct RenderLook {
   RenderStyle style = RenderStyle::spheres;
@@ -32,7 +43,12 @@ struct RenderLook {
   // the surface; about 1 - 1/1.33 for water (a thin-lens approximation, not a ray trace).
   float refraction = 0.25f;
   bool spray = true;  // isolated particles as small bright points
-  int line = 0;       // of the [render] table; 0 when the scene has none
+  DepthFilter filter = DepthFilter::bilateral;
+  // Towards the light (the sun), world space, z up; any length, z > 0. The sky's sun, the water's highlight,
+  // the solids' shading and the floor's shadows follow it.
+  Vec3f light_direction{-0.45f, -0.55f, 1.0f};
+  bool shadows = true;  // surface style: the water's soft shadow on the floor
+  int line = 0;         // of the [render] table; 0 when the scene has none
 };
 
 std::span<const ParameterSpec<RenderLook>> render_parameter_specs();

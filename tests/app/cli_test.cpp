@@ -152,9 +152,9 @@ TEST_F(Cli, HelpListsSubcommands) {
 TEST_F(Cli, RunHelpListsEveryOption) {
   const Result r = surge({"run", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option :
-       {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every", "--export-sync",
-        "--export-queue", "--quiet", "--style", "--filter-radius", "--absorption", "--refraction"}) {
+  for (const char* option : {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every",
+                             "--export-sync", "--export-queue", "--quiet", "--style", "--filter",
+                             "--filter-radius", "--absorption", "--refraction"}) {
     EXPECT_TRUE(contains(r.out, option));
   }
 }
@@ -819,6 +819,16 @@ TEST_F(Cli, RunRenderInTheSurfaceStyle) {
                               "--render", "scene_pictures", "--size", "64x48"});
   ASSERT_EQ(scene.exit_code, 0) << scene.err;
   EXPECT_EQ(png_size(dir_ / "scene_pictures" / "tiny_000001.png"), std::make_pair(64, 48));
+  const Result narrow =
+      surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "1", "--every", "1", "--render",
+             "narrow_pictures", "--size", "64x48", "--style", "surface", "--filter", "narrow_range"});
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
+  EXPECT_EQ(png_size(dir_ / "narrow_pictures" / "tiny_000001.png"), std::make_pair(64, 48));
+  const Result bad_filter = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "1", "--render",
+                                   "bad_filter_pictures", "--style", "surface", "--filter", "gaussian"});
+  EXPECT_NE(bad_filter.exit_code, 0);
+  EXPECT_TRUE(contains(bad_filter.err, "--filter")) << bad_filter.err;
+  EXPECT_FALSE(fs::exists(dir_ / "bad_filter_pictures"));
   const Result grains = surge({"run", SURGE_SOURCE_DIR "/scenes/granular_column.toml", "--backend", "cpu",
                                "--steps", "1", "--render", "grain_pictures", "--style", "surface"});
   EXPECT_EQ(grains.exit_code, 2) << grains.err;

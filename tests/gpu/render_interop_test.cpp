@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "app/graphics/live_session.h"
@@ -18,6 +19,7 @@
 #include "app/graphics/render_defaults.h"
 #include "app/graphics/solid_feed.h"
 #include "render/color_map.h"
+#include "render/fluid_surface.h"
 #include "render/headless_gl_context.h"
 #include "render/offscreen_target.h"
 #include "render/particle_renderer.h"
@@ -181,6 +183,67 @@ TEST(RenderInterop, EverySolversGpuBackendFeedsGlOnTheDevice) {
     }
     EXPECT_EQ(mismatches, 0u) << "GL positions differ from the simulation's";
     std::cout << solver_name(scene.solver) << ": " << n << " particles fed through interop, 0 bus bytes\n";
+  }
+}
+
+// The surface style with its floor shadows (a shadow map drawn from the particles' GL buffers each frame) and
+// the glow style of n-body scenes (sized and lit by the mass in position.w) read only what interop wrote: a
+// frame costs no bus bytes. The framing's one download (the bodies' extent and mean mass) comes before.
+TEST(RenderInterop, ShadowsAndGlowCrossNoBus) {
+  struct Case {
+    const char* scene;
+    long particles;
+    RenderStyle style;
+  };
+  render::HeadlessGlContext context(0);
+  ASSERT_TRUE(context.on_cuda_device()) << context.description();
+  for (const Case& c : {Case{"dam_break.toml", 200000, RenderStyle::surface},
+                        Case{"galaxies.toml", 20000, RenderStyle::glow}}) {
+    SCOPED_TRACE(c.scene);
+    const Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/") + c.scene);
+    auto simulation = make_simulation(scene, ExecutionMode::gpu, {.particles_override = c.particles});
+    for (int s = 0; s < 5; ++s) simulation->step();
+    const app::SceneLook look = app::scene_look(*simulation);
+    render::ParticleRenderer renderer;
+    std::ostringstream messages;
+    app::ParticleFeed feed(*simulation, renderer.fluid(), true, messages);
+    feed.update(render::ColorBy::speed);
+    ASSERT_TRUE(feed.using_interop()) << messages.str();
+    render::RenderSettings settings;
+    settings.particle_radius = look.particle_radius;
+    std::tie(settings.color_min, settings.color_max) = app::default_color_range(settings.color_by, look);
+    RenderLook style = scene.render;
+    style.style = c.style;
+    app::apply_render_look(style, look, settings);
+    const render::OrbitCamera camera =
+        render::OrbitCamera::framing(look.domain_min, look.domain_max, render::CameraPreset::perspective);
+    render::OffscreenTarget target(1280, 720);
+    simulation->status();
+    simulation->ledger().clear();
+    for (int frame = 0; frame < 5; ++frame) {
+      simulation->step();
+      feed.update(render::ColorBy::speed);
+      target.bind();
+      renderer.draw(camera, target.width(), target.height(), settings);
+    }
+    glFinish();
+    EXPECT_EQ(simulation->ledger().total_bytes(), 0u) << "bytes crossed the bus drawing frames";
+    const std::vector<std::uint8_t> image = target.read_rgba();
+    // The water's pixels in the surface style (its depth pass, read back through GL after the ledger check);
+    // the lit pixels on the glow style's black.
+    std::size_t shown = 0;
+    if (c.style == RenderStyle::surface) {
+      for (float depth : renderer.surface()->read_depth(false)) shown += depth > 0;
+    } else {
+      for (std::size_t k = 0; k < image.size(); k += 4) shown += image[k] + image[k + 1] + image[k + 2] > 60;
+    }
+    const double share = double(shown) / double(image.size() / 4);
+    std::cout << c.scene << " (" << render_style_name(c.style) << "): " << simulation->fluid_count()
+              << " particles, 5 frames, 0 bus bytes; " << 100 * share << " % of the picture shows them\n";
+    EXPECT_GT(share, 0.01) << "an empty frame";
+    render::write_png(
+        picture_directory() / (std::string("interop_") + std::string(render_style_name(c.style)) + ".png"),
+        target.width(), target.height(), image);
   }
 }
 

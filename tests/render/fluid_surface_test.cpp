@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <numeric>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "render/headless_gl_context.h"
 #include "render/offscreen_target.h"
 #include "render/particle_renderer.h"
+#include "render/png_writer.h"
 
 namespace surge::render {
 namespace {
@@ -169,6 +172,106 @@ TEST_F(FluidSurfaceTest, ABallOfParticlesIsOneSmoothDisc) {
   EXPECT_EQ(reached, water) << "the water is not one region";
 }
 
+// The narrow-range filter (Truong & Yuksel 2018) on the ball of the test above, by the same measure: its
+// second differences within the same bound (3x a smooth ball's) and far below the spheres'.
+class NarrowRangeBallTest : public FluidSurfaceTest {
+ protected:
+  struct Smoothness {
+    double spheres, bilateral, narrow_range, smooth_ball;
+  };
+  Smoothness measure() {
+    camera_.yaw_deg = 17.0f;
+    camera_.pitch_deg = 11.0f;
+    const float ball = 0.24f;
+    const std::vector<Vec4f> particles = lattice_ball({0, 0, 0}, ball, kRadius);
+    const float disc_px = (ball + kRadius) * pixels_per_m(1.0f);
+    const double pixel_m = 1.0 / pixels_per_m(1.0f - ball);
+    settings_.look.filter = DepthFilter::bilateral;
+    const Picture bilateral = render(particles);
+    settings_.look.filter = DepthFilter::narrow_range;
+    const Picture narrow_range = render(particles);
+    const Smoothness out{second_difference_rms(bilateral, bilateral.raw_depth, disc_px, 0.6f),
+                         second_difference_rms(bilateral, bilateral.smooth_depth, disc_px, 0.6f),
+                         second_difference_rms(narrow_range, narrow_range.smooth_depth, disc_px, 0.6f),
+                         pixel_m * pixel_m / ball};
+    std::printf(
+        "second differences (RMS): spheres %.3g m/px^2, bilateral %.3g, narrow-range %.3g, a smooth "
+        "ball %.3g\n",
+        out.spheres, out.bilateral, out.narrow_range, out.smooth_ball);
+    return out;
+  }
+};
+
+TEST_F(NarrowRangeBallTest, TheNarrowRangeFilterSmoothsABallOfParticles) {
+  const Smoothness s = measure();
+  EXPECT_LT(s.narrow_range, 3.0 * s.smooth_ball) << "bumps left after smoothing";
+  EXPECT_GT(s.spheres, 10.0 * s.narrow_range) << "the spheres' bumps were not smoothed away";
+}
+
+// Not met: on this ball the narrow-range filter leaves 1.37e-4 m/px^2 against the bilateral's 1.00e-4 (a
+// smooth ball: 7.8e-5). Inside the ball every neighbour is within its 10.5-radius range, so it is a plain
+// Gaussian there, and takes in the ball's steep rim, which the bilateral's range Gaussian (3 radii) leaves
+// out; a narrower range (3 or 5 radii) is far worse (5e-3 and more), as the hard limits then cut into the
+// bumps between particles. Enable once the filter matches the bilateral on this measure.
+TEST_F(NarrowRangeBallTest, DISABLED_TheNarrowRangeFilterSmoothsABallAtLeastAsWellAsTheBilateral) {
+  const Smoothness s = measure();
+  EXPECT_LE(s.narrow_range, s.bilateral) << "the narrow-range filter leaves more bumps";
+}
+
+// Two balls, one 0.4 m behind the other and half hidden by it (their facing surfaces 15 particle radii
+// apart), smoothed by the narrow-range filter: the near ball's depth is what it is without the far one; no
+// pixel of the far ball beside the near one is smoothed in front of the far ball's own front (a filter blind
+// to depth would pull them a good part of the 0.3 m gap forward); and the step between them stays whole.
+TEST_F(FluidSurfaceTest, TheNarrowRangeFilterKeepsADepthStepSharp) {
+  settings_.look.filter = DepthFilter::narrow_range;
+  const std::vector<Vec4f> near_ball = lattice_ball({-0.06f, -0.3f, 0}, 0.1f, kRadius);
+  const std::vector<Vec4f> far_ball = lattice_ball({0.1f, 0.1f, 0}, 0.14f, kRadius);
+  std::vector<Vec4f> both = near_ball;
+  both.insert(both.end(), far_ball.begin(), far_ball.end());
+  const Picture near_alone = render(near_ball), far_alone = render(far_ball), together = render(both);
+  double near_worst = 0, far_nearest = 1e9, step_smallest = 1e9, raw_step_smallest = 1e9;
+  float far_front = 1e9f;  // the far ball's nearest sphere surface, alone
+  for (float d : far_alone.raw_depth)
+    if (d > 0) far_front = std::min(far_front, d);
+  int near_pixels = 0, far_beside_near = 0;
+  for (int y = 1; y < kSize - 1; ++y)
+    for (int x = 1; x < kSize - 1; ++x) {
+      const float here = together.depth(together.smooth_depth, x, y);
+      if (near_alone.depth(near_alone.raw_depth, x, y) > 0) {
+        near_worst =
+            std::max(near_worst, double(std::abs(here - near_alone.depth(near_alone.smooth_depth, x, y))));
+        ++near_pixels;
+        // The step to the far ball just right of the near one's rim, smoothed and as the spheres are.
+        if (near_alone.depth(near_alone.raw_depth, x + 1, y) <= 0 &&
+            far_alone.depth(far_alone.raw_depth, x + 1, y) > 0) {
+          step_smallest =
+              std::min(step_smallest, double(together.depth(together.smooth_depth, x + 1, y) - here));
+          raw_step_smallest =
+              std::min(raw_step_smallest, double(together.depth(together.raw_depth, x + 1, y) -
+                                                 together.depth(together.raw_depth, x, y)));
+        }
+      } else if (far_alone.depth(far_alone.raw_depth, x, y) > 0) {
+        // Far pixels within the filter's reach of the near ball (11 px here): where a filter blind to depth
+        // would blend the two.
+        bool beside = false;
+        for (int d = -11; d <= 11 && !beside; ++d)
+          beside = near_alone.depth(near_alone.raw_depth, std::clamp(x + d, 0, kSize - 1), y) > 0;
+        if (!beside) continue;
+        ++far_beside_near;
+        far_nearest = std::min(far_nearest, double(here));
+      }
+    }
+  std::printf(
+      "narrow-range: near ball %d px, worst change by the far one %.4f m; far ball %d px beside the near "
+      "one, nearest %.3f m (its front %.3f m); smallest step %.3f m (spheres %.3f m)\n",
+      near_pixels, near_worst, far_beside_near, far_nearest, far_front, step_smallest, raw_step_smallest);
+  ASSERT_GT(near_pixels, 300);
+  ASSERT_GT(far_beside_near, 100) << "the balls do not meet on screen";
+  EXPECT_LT(near_worst, 0.1 * kRadius) << "the near ball's depth was pulled towards the far one";
+  EXPECT_GT(far_nearest, far_front - kRadius) << "the far ball's depth was pulled towards the near one";
+  EXPECT_GT(step_smallest, 0.95 * raw_step_smallest) << "the step between the balls was smoothed";
+}
+
 // Two slabs side by side in front of the sky, 2 and 10 particles deep along the view: the thickness pass
 // reads their depths in metres, and the thick one is darker and further from the sky's colour behind it.
 TEST_F(FluidSurfaceTest, ThickerWaterAbsorbsMore) {
@@ -249,6 +352,7 @@ TEST_F(FluidSurfaceTest, TheFloorShowsThroughAndRefractionShiftsIt) {
   settings_.grid_spacing = 0.05f;
   settings_.specular = 0.0f;
   settings_.look.absorption = 1.0f;
+  settings_.look.shadows = false;  // the bare floor it is compared with has none
   const float ball = 0.2f;
   const std::vector<Vec4f> water = lattice_ball({0, 0, 0}, ball, kRadius);
   const Picture floor = render({});
@@ -356,6 +460,94 @@ TEST_F(FluidSurfaceTest, TheGlassTankDoesNotHideTheWater) {
   EXPECT_GE(water_in_glass, 0.97 * water_open) << "the glass hides water";
   EXPECT_GT(tank_pixels, 100) << "no tank drawn";
   EXPECT_LT(much_changed, 0.05 * water_open) << "the glass changes the water's colour too much";
+}
+
+// Where tests leave pictures to look at: $OUT, else the temporary directory.
+std::filesystem::path picture_directory() {
+  const char* out = std::getenv("OUT");
+  return out && *out ? std::filesystem::path(out) : std::filesystem::temp_directory_path();
+}
+
+// The mean luminance over the (2 half + 1)^2 pixels around (x, y).
+float patch_luminance(const Picture& picture, int x, int y, int half = 2) {
+  float sum = 0;
+  for (int dy = -half; dy <= half; ++dy)
+    for (int dx = -half; dx <= half; ++dx) sum += picture.luminance(x + dx, y + dy);
+  return sum / float((2 * half + 1) * (2 * half + 1));
+}
+
+// A slab of water 0.32 m square held 0.4 m over the floor (as a sheet of water thrown up would be), seen from
+// above, lit at 45 degrees from +x and then from -x: its shadow falls on the floor 0.46 m to the other side,
+// darker than the lit floor, and moves with the light; away from it the floor is as lit as without water; a
+// frame without water has no shadow at all.
+TEST_F(FluidSurfaceTest, TheWaterCastsASoftShadowThatFollowsTheLight) {
+  camera_.pitch_deg = 89.0f;
+  settings_.has_box = true;
+  settings_.box_min = {-0.7f, -0.7f, -0.35f};
+  settings_.box_max = {0.7f, 0.7f, 0.3f};
+  settings_.show_tank = false;
+  settings_.specular = 0.0f;
+  // Centres from -0.14 to 0.14 m across, 0.05 to 0.17 m high: 0.46 m over the floor at its middle.
+  const std::vector<Vec4f> water = lattice_box({-0.14f, -0.14f, 0.05f}, 8, 8, 4, kRadius);
+  const float height = 0.11f - settings_.box_min.z;
+  const Mat4 clip_from_world = camera_.projection(1.0f) * camera_.view();
+  const auto pixel_of = [&](Vec3f p) {
+    const Vec4 clip = clip_from_world * Vec4{p.x, p.y, p.z, 1.0f};
+    return std::pair{int((clip.x / clip.w * 0.5f + 0.5f) * kSize),
+                     int((0.5f - 0.5f * clip.y / clip.w) * kSize)};
+  };
+  // Where the slab's middle throws its shadow with the light from +x (left of the slab) and from -x (right),
+  // and a floor point lit either way, beside the slab.
+  const auto [left_x, left_y] = pixel_of({-height, 0, settings_.box_min.z});
+  const auto [right_x, right_y] = pixel_of({height, 0, settings_.box_min.z});
+  const auto [beside_x, beside_y] = pixel_of({0, 0.4f, settings_.box_min.z});
+  // The bare floor is lit alike from +x and -x: the light's height is the same.
+  settings_.look.light_direction = {1, 0, 1};
+  const Picture bare = render({});
+  const Picture from_plus_x = render(water);
+  settings_.look.light_direction = {-1, 0, 1};
+  const Picture from_minus_x = render(water);
+  const std::filesystem::path pictures = picture_directory();
+  write_png(pictures / "surface_shadow_light_from_plus_x.png", kSize, kSize, from_plus_x.rgba);
+  write_png(pictures / "surface_shadow_light_from_minus_x.png", kSize, kSize, from_minus_x.rgba);
+  const float bare_left = patch_luminance(bare, left_x, left_y),
+              bare_right = patch_luminance(bare, right_x, right_y);
+  const float plus_left = patch_luminance(from_plus_x, left_x, left_y);
+  const float plus_right = patch_luminance(from_plus_x, right_x, right_y);
+  const float minus_left = patch_luminance(from_minus_x, left_x, left_y);
+  const float minus_right = patch_luminance(from_minus_x, right_x, right_y);
+  std::printf(
+      "floor luminance, bare: left %.1f right %.1f; light from +x: left %.1f right %.1f; from -x: "
+      "left %.1f right %.1f; beside: bare %.1f, with water %.1f\n",
+      bare_left, bare_right, plus_left, plus_right, minus_left, minus_right,
+      patch_luminance(bare, beside_x, beside_y), patch_luminance(from_plus_x, beside_x, beside_y));
+  ASSERT_EQ(from_plus_x.depth(from_plus_x.raw_depth, left_x, left_y), 0.0f) << "water hides the shadow";
+  ASSERT_EQ(from_plus_x.depth(from_plus_x.raw_depth, right_x, right_y), 0.0f) << "water hides the floor";
+  EXPECT_LT(plus_left, 0.85f * bare_left) << "no shadow where the light from +x throws it";
+  EXPECT_GT(plus_right, 0.98f * bare_right) << "a shadow on the lit side";
+  EXPECT_LT(minus_right, 0.85f * bare_right) << "the shadow did not follow the light to -x";
+  EXPECT_GT(minus_left, 0.98f * bare_left) << "the shadow stayed where the light no longer throws it";
+  EXPECT_NEAR(patch_luminance(from_plus_x, beside_x, beside_y), patch_luminance(bare, beside_x, beside_y),
+              1.0f)
+      << "the floor away from the shadow is not as lit as without water";
+
+  // Soft: across the shadow's edges along y (the slab's sides, 0.16 m either side of its middle) the floor's
+  // light, as a share of the bare floor's, goes from the shadow's to all of it over several pixels, not in
+  // one step (the lighting is a factor on the floor's colour, so the grid lines do not disturb the ratio).
+  const float umbra = plus_left / bare_left;
+  int penumbra_pixels = 0;
+  for (int y = 0; y < kSize; ++y) {
+    const float share = from_plus_x.luminance(left_x, y) / std::max(bare.luminance(left_x, y), 1.0f);
+    penumbra_pixels += share > umbra + 0.2f * (1 - umbra) && share < 1 - 0.2f * (1 - umbra);
+  }
+  std::printf("pixels in the penumbra along the shadow's column (both edges): %d\n", penumbra_pixels);
+  EXPECT_GE(penumbra_pixels, 4) << "a hard shadow edge";
+
+  // No water, no shadow: shadows on or off, the frame is the same.
+  settings_.look.shadows = false;
+  const Picture bare_unshadowed = render({});
+  EXPECT_EQ(bare.rgba, bare_unshadowed.rgba);
+  settings_.look.shadows = true;
 }
 
 }  // namespace

@@ -196,6 +196,56 @@ TEST_F(RenderTest, GrainsAreDrawnAtTheirOwnRadii) {
   EXPECT_NEAR(disc_width(uniform, left), disc_width(uniform, right), 1.0);
 }
 
+// The glow style (n-body's default): bodies' light adds up. Two bodies whose sprites overlap: every pixel is
+// the sum of the two drawn alone (where it does not saturate), so between them it is brighter than either.
+TEST_F(RenderTest, GlowingBodiesAddTheirLight) {
+  settings_.look.style = RenderStyle::glow;
+  settings_.color_by = ColorBy::fixed;
+  settings_.particle_radius = 0.05f;  // sprites of 0.1 m: the two below overlap by half
+  settings_.reference_mass = 1.0f;
+  const Vec4f left{-0.05f, 0, 0, 1.0f}, right{0.05f, 0, 0, 1.0f};
+  const Image a = render({left}, {}), b = render({right}, {}), both = render({left, right}, {});
+  int compared = 0, off = 0;
+  for (int y = 0; y < 64; ++y)
+    for (int x = 0; x < 64; ++x) {
+      const Pixel pa = a.at(x, y), pb = b.at(x, y), sum = both.at(x, y);
+      if (pa.r + pb.r >= 250) continue;  // saturated: the sum is clipped to white
+      ++compared;
+      off += !near(sum, Pixel{pa.r + pb.r, pa.g + pb.g, pa.b + pb.b}, 2);
+    }
+  const Pixel middle_a = a.at(32, 32), middle_both = both.at(32, 32);
+  std::printf("glow: %d pixels compared, %d not the sum; between the bodies red %d alone, %d together\n",
+              compared, off, middle_a.r, middle_both.r);
+  EXPECT_GT(compared, 200);
+  EXPECT_EQ(off, 0) << "the glow is not additive";
+  EXPECT_GT(middle_both.r, middle_a.r + 20) << "overlapping bodies are not brighter";
+  EXPECT_TRUE(is_color(both.at(2, 2), Pixel{0, 0, 0})) << "the glow style's night sky is not black";
+}
+
+// A body eight times the reference mass glows with a sprite twice as wide and eight times the light.
+TEST_F(RenderTest, GlowFollowsTheBodiesMass) {
+  settings_.look.style = RenderStyle::glow;
+  settings_.color_by = ColorBy::fixed;
+  settings_.particle_radius = 0.03f;
+  settings_.reference_mass = 2.0f;
+  settings_.glow_peak = 0.25f;  // the heavy body's centre stays below white, so its light can be summed
+  const auto light = [](const Image& image, int x0, int x1, int& lit) {
+    double sum = 0;
+    lit = 0;
+    for (int y = 0; y < 64; ++y)
+      for (int x = x0; x < x1; ++x) sum += image.at(x, y).r, lit += image.at(x, y).r > 0;
+    return sum;
+  };
+  const Image image = render({{-0.18f, 0, 0, 2.0f}, {0.18f, 0, 0, 16.0f}}, {});
+  int light_px = 0, heavy_px = 0;
+  const double light_sum = light(image, 0, 32, light_px), heavy_sum = light(image, 32, 64, heavy_px);
+  std::printf("glow: reference body %d px, light %.0f; 8x the mass %d px, light %.0f\n", light_px, light_sum,
+              heavy_px, heavy_sum);
+  ASSERT_GT(light_px, 10);
+  EXPECT_NEAR(double(heavy_px) / light_px, 4.0, 1.0) << "area: the radius goes as the cube root of the mass";
+  EXPECT_NEAR(heavy_sum / light_sum, 8.0, 1.2) << "light: in proportion to the mass";
+}
+
 TEST_F(RenderTest, DepthIsTheSpheresSurfaceNotItsCentre) {
   // Two equal spheres side by side at the same distance, overlapping on screen. Their surfaces meet
   // on the plane between them: left of the middle the left sphere is nearer, right of it the right one.

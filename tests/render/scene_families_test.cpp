@@ -1,7 +1,8 @@
 // Each scene family's first frame, rendered offscreen as `surge run --render` renders it, shows its
 // particles: fluid (the dam break), grains (the granular column) and bodies (a Plummer sphere and the
 // galaxies, whose solver reports no domain, so the camera and sphere size come from the bodies themselves:
-// app/graphics/render_defaults.h). Before that, n-body frames were empty.
+// app/graphics/render_defaults.h), drawn in the glow style, their default. Before that, n-body frames were
+// empty.
 #include <gtest/gtest.h>
 #include <stb_image.h>
 
@@ -52,6 +53,7 @@ TEST(SceneFamilies, EachFamilysFirstFrameShowsItsParticles) {
     Scene scene = load_scene(std::filesystem::path(SURGE_SOURCE_DIR) / "scenes" / c.scene);
     BackendChoice backend = choose_backend(ExecutionMode::cpu, scene, {.particles_override = c.particles});
     RenderOptions options;
+    options.scene_look = scene.render;  // as `surge run` sets it
     options.frames_dir = dir / scene.name;
     options.size = "320x180";
     options.validate();
@@ -61,7 +63,18 @@ TEST(SceneFamilies, EachFamilysFirstFrameShowsItsParticles) {
     const std::filesystem::path png = options.frames_dir / (scene.name + "_000000.png");
     ASSERT_TRUE(std::filesystem::exists(png));
     const double share = lit_share(png);
-    std::printf("%s: %.1f %% of the picture shows particles\n", c.scene, 100 * share);
+    std::printf("%s (%s): %.1f %% of the picture shows particles\n", c.scene,
+                std::string(render_style_name(scene.render.style)).c_str(), 100 * share);
+    if (scene.solver == SolverKind::nbody) {
+      EXPECT_EQ(scene.render.style, RenderStyle::glow);
+    }
+    // Left to look at: $OUT, else the temporary directory.
+    const char* out = std::getenv("OUT");
+    std::filesystem::copy_file(
+        png,
+        (out && *out ? std::filesystem::path(out) : std::filesystem::temp_directory_path()) /
+            ("scene_family_" + scene.name + ".png"),
+        std::filesystem::copy_options::overwrite_existing);
     // A frame with its particles in view covers several percent of it; an empty one none.
     EXPECT_GT(share, 0.01) << png;
   }

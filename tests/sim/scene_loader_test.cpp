@@ -331,7 +331,8 @@ TEST(SceneParse, RenderTableTakesItsKeysAndDefaults) {
   const Scene scene =
       parse_scene(kMinimal +
                       "[render]\nstyle = \"surface\"\nfilter_radius = 4.5\n"
-                      "color = [0.2, 0.5, 0.9]\nabsorption = 6\nrefraction = 0.4\nspray = false\n",
+                      "color = [0.2, 0.5, 0.9]\nabsorption = 6\nrefraction = 0.4\nspray = false\n"
+                      "light_direction = [1, 0, 2]\nshadows = false\nfilter = \"narrow_range\"\n",
                   "t.toml");
   EXPECT_EQ(scene.render.style, RenderStyle::surface);
   EXPECT_FLOAT_EQ(scene.render.filter_radius, 4.5f);
@@ -340,6 +341,11 @@ TEST(SceneParse, RenderTableTakesItsKeysAndDefaults) {
   EXPECT_FLOAT_EQ(scene.render.absorption, 6.0f);
   EXPECT_FLOAT_EQ(scene.render.refraction, 0.4f);
   EXPECT_FALSE(scene.render.spray);
+  EXPECT_FLOAT_EQ(scene.render.light_direction.x, 1.0f);
+  EXPECT_FLOAT_EQ(scene.render.light_direction.z, 2.0f);
+  EXPECT_FALSE(scene.render.shadows);
+  EXPECT_EQ(scene.render.filter, DepthFilter::narrow_range);
+  EXPECT_EQ(plain.render.filter, DepthFilter::bilateral);
   EXPECT_EQ(scene.render.line, 10);
 }
 
@@ -353,6 +359,10 @@ TEST(SceneErrors, BadRenderValuesNameTheirLineAndKey) {
   EXPECT_TRUE(fails_with(kMinimal + "[render]\nrefraction = 3\n", 11, "render.refraction", "[0, 2]"));
   EXPECT_TRUE(fails_with(kMinimal + "[render]\nabsorbtion = 1\n", 11, "render.absorbtion",
                          "did you mean 'absorption'?"));
+  EXPECT_TRUE(fails_with(kMinimal + "[render]\nfilter = \"gaussian\"\n", 11, "render.filter",
+                         "\"bilateral\", \"narrow_range\""));
+  EXPECT_TRUE(fails_with(kMinimal + "[render]\nlight_direction = [1, 0, -1]\n", 11, "render.light_direction",
+                         "must point up"));
 }
 
 TEST(SceneErrors, SurfaceStyleIsForFluids) {
@@ -370,6 +380,16 @@ TEST(SceneErrors, SurfaceStyleIsForFluids) {
   std::string spheres = grains;
   spheres.replace(spheres.rfind("surface"), 7, "spheres");
   EXPECT_EQ(parse_scene(spheres, "g.toml").render.style, RenderStyle::spheres);
+}
+
+// Stars glow: an n-body scene is drawn in the glow style unless its [render] says otherwise.
+TEST(SceneParse, NbodyScenesGlowByDefault) {
+  EXPECT_EQ(load_scene(kScenes / "galaxies.toml").render.style, RenderStyle::glow);
+  std::ifstream in(kScenes / "plummer.toml");
+  const std::string plummer = std::string(std::istreambuf_iterator<char>(in), {});
+  EXPECT_EQ(parse_scene(plummer, "p.toml").render.style, RenderStyle::glow);
+  EXPECT_EQ(parse_scene(plummer + "\n[render]\nstyle = \"spheres\"\n", "p.toml").render.style,
+            RenderStyle::spheres);
 }
 
 TEST(SceneErrors, FloatWhereAnIntegerIsExpected) {

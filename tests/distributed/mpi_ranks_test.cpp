@@ -261,17 +261,16 @@ void expect_iterating_ranks_match_one_process(const Settings& settings, const Sp
   print_difference(what, "one process", steps, one.status().time_s, end_difference, spacing);
   print_difference("one process, its particles in reverse order", "one process", steps, one.status().time_s,
                    order_difference, spacing);
-  std::size_t window_counts = 0, equal_counts = 0;
-  const std::size_t per_step = rank_iterations.size() / std::size_t(steps);
-  for (std::size_t k = 0; k < rank_iterations.size() && k < one_iterations.size(); ++k)
+  ASSERT_EQ(rank_iterations.size(), one_iterations.size());
+  std::size_t equal_counts = 0;
+  for (std::size_t k = 0; k < rank_iterations.size(); ++k)
     equal_counts += rank_iterations[k] == one_iterations[k] ? 1 : 0;
-  window_counts = per_step * std::size_t(window);
+  const std::size_t window_counts = rank_iterations.size() / std::size_t(steps) * std::size_t(window);
   std::printf(
       "[ ranks ] %s: %zu of %zu iteration counts equal; %lld migrated, %lld cut moves, %.3g halo MB, "
       "%lld refreshes, %.3g refresh MB\n",
       what, equal_counts, one_iterations.size(), totals.migrated, totals.cut_moves,
       double(totals.halo_bytes) / 1e6, totals.refreshes, double(totals.refresh_bytes) / 1e6);
-  ASSERT_EQ(rank_iterations.size(), one_iterations.size());
   EXPECT_TRUE(std::equal(rank_iterations.begin(), rank_iterations.begin() + std::ptrdiff_t(window_counts),
                          one_iterations.begin()))
       << what << ": the iterations of the first " << window << " steps";

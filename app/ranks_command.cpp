@@ -12,12 +12,15 @@
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "app/backend_choice.h"
 #include "app/exit_codes.h"
+#include "sim/backend/incompressible_simulation.h"
+#include "sim/backend/simulation_factory.h"
 #include "sim/distributed/communicator.h"
-#include "sim/distributed/distributed_wcsph.h"
+#include "sim/distributed/distributed_sph.h"
 #include "sim/distributed/parallel_vtk.h"
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
@@ -39,8 +42,10 @@ double seconds_since(Clock::time_point start) {
 
 // What every command on ranks refuses, from the scene and the backend asked for.
 void refuse_scene_for_ranks(const Scene& scene, const std::string& backend, const std::string& mode) {
-  if (scene.solver != SolverKind::wcsph)
-    refuse(std::string("solver ") + solver_name(scene.solver) + " (only wcsph runs on several ranks)");
+  if (scene.solver != SolverKind::wcsph && scene.solver != SolverKind::dfsph &&
+      scene.solver != SolverKind::pbf)
+    refuse(std::string("solver ") + solver_name(scene.solver) +
+           " (wcsph, dfsph and pbf run on several ranks)");
   if (!scene.gauges.empty()) refuse("[[gauge]]s");
   if (backend == "gpu")
     refuse("--backend gpu (one GPU per rank through NCCL is not built; use --backend cpu)");
@@ -55,14 +60,26 @@ std::unique_ptr<Communicator> open_world() {
   }
 }
 
-std::unique_ptr<DistributedWcsph> start_ranks(Communicator& world, const SphSetup& setup,
+// The scene's solver on the ranks (refuse_scene_for_ranks has refused the others).
+std::unique_ptr<DistributedFluid> start_ranks(Communicator& world, const Scene& scene, const SphSetup& setup,
                                               int rebalance_every) {
+  const DistributedOptions options{.rebalance_every = rebalance_every};
   try {
-    return std::make_unique<DistributedWcsph>(world, setup,
-                                              DistributedOptions{.rebalance_every = rebalance_every});
+    if (scene.solver == SolverKind::dfsph)
+      return std::make_unique<DistributedDfsph>(world, setup, options, scene.dfsph);
+    if (scene.solver == SolverKind::pbf)
+      return std::make_unique<DistributedPbf>(world, setup, options, scene.pbf);
+    return std::make_unique<DistributedWcsph>(world, setup, options);
   } catch (const std::invalid_argument& e) {
     throw InputError(e.what());
   }
+}
+
+// The same solver in one process on the same setup, for the bench's parallel efficiency.
+std::unique_ptr<Simulation> one_process(const Scene& scene, const SphSetup& setup) {
+  if (scene.solver == SolverKind::dfsph) return make_cpu_dfsph_simulation(setup, scene.dfsph);
+  if (scene.solver == SolverKind::pbf) return make_cpu_pbf_simulation(setup, scene.pbf);
+  return make_wcsph_simulation(setup, ExecutionMode::cpu);
 }
 
 // A non-negative double's bits order like the double: its maximum over the ranks through the integer one.
@@ -82,7 +99,7 @@ double sum_over_ranks(Communicator& world, double value) {
 struct Balance {
   double total = 0, imbalance = 1;
 };
-Balance balance(Communicator& world, const DistributedWcsph& ranks) {
+Balance balance(Communicator& world, const DistributedFluid& ranks) {
   const double owned = double(ranks.owned_count());
   Balance b;
   b.total = sum_over_ranks(world, owned);
@@ -100,10 +117,12 @@ std::string cuts_text(const SlabDecomposition& slabs) {
 
 // The exchange's figures over `steps` steps, from the figures' totals at the start and at the end.
 struct ExchangeReport {
-  double halo_bytes_per_step = 0;   // sent by all ranks together
-  double exchange_ms_per_step = 0;  // the slowest rank's halo, migration and collectives
-  double compute_ms_per_step = 0;   // the slowest rank's solver work
-  double migrated = 0;              // particles, all ranks
+  double halo_bytes_per_step = 0;     // sent by all ranks together
+  double refresh_bytes_per_step = 0;  // the iterations' halo refreshes, sent by all ranks together
+  double refreshes_per_step = 0;      // the same on every rank
+  double exchange_ms_per_step = 0;    // the slowest rank's halo, migration and collectives
+  double compute_ms_per_step = 0;     // the slowest rank's solver work
+  double migrated = 0;                // particles, all ranks
   long long cut_moves = 0;
 };
 ExchangeReport exchange_report(Communicator& world, const DistributedFigures& start,
@@ -112,6 +131,9 @@ ExchangeReport exchange_report(Communicator& world, const DistributedFigures& st
   const double per_step = steps > 0 ? 1.0 / double(steps) : 0.0;
   r.halo_bytes_per_step =
       sum_over_ranks(world, double(end.total_halo_bytes - start.total_halo_bytes)) * per_step;
+  r.refresh_bytes_per_step =
+      sum_over_ranks(world, double(end.total_refresh_bytes - start.total_refresh_bytes)) * per_step;
+  r.refreshes_per_step = double(end.total_refreshes - start.total_refreshes) * per_step;
   r.exchange_ms_per_step =
       max_over_ranks(world, end.total_exchange_seconds - start.total_exchange_seconds) * per_step * 1e3;
   r.compute_ms_per_step =
@@ -123,14 +145,26 @@ ExchangeReport exchange_report(Communicator& world, const DistributedFigures& st
 
 void print_exchange(std::ostream& out, const ExchangeReport& r, const Balance& b) {
   out << "  halo:           " << std::fixed << std::setprecision(1) << r.halo_bytes_per_step / 1e3
-      << " kB/step sent (all ranks)\n"
-      << "  exchange:       " << std::setprecision(3) << r.exchange_ms_per_step
+      << " kB/step sent (all ranks)\n";
+  if (r.refreshes_per_step > 0)
+    out << "  refresh:        " << r.refresh_bytes_per_step / 1e3 << " kB/step sent in "
+        << r.refreshes_per_step << " halo refreshes/step (the iterations' values, all ranks)\n";
+  out << "  exchange:       " << std::setprecision(3) << r.exchange_ms_per_step
       << " ms/step (slowest rank: halo, migration, collectives)\n"
       << "  compute:        " << r.compute_ms_per_step << " ms/step (slowest rank's solver)\n"
       << "  migration:      " << std::setprecision(0) << r.migrated << " particles, " << r.cut_moves
       << " load balances moved the cuts\n"
       << "  imbalance:      " << std::setprecision(3) << b.imbalance << " (max / mean owned particles)\n";
   out.unsetf(std::ios::floatfield);
+}
+
+// The solver's figures of the last step (DFSPH's and PBF's iterations), the same on every rank.
+void print_solver_figures(std::ostream& out, const DistributedFluid& ranks) {
+  const std::vector<NamedValue> figures = ranks.solver_figures();
+  out << "  last step:     ";
+  for (const NamedValue& figure : figures)
+    if (const double* value = std::get_if<double>(&figure.value)) out << ' ' << figure.name << ' ' << *value;
+  out << '\n';
 }
 
 }  // namespace
@@ -158,13 +192,14 @@ int run_scene_on_ranks(const RunOptions& options) {
 
   const SphSetup setup = build_setup(scene, options.particles);
   std::unique_ptr<Communicator> world = open_world();
-  std::unique_ptr<DistributedWcsph> ranks = start_ranks(*world, setup, 50);
+  std::unique_ptr<DistributedFluid> ranks = start_ranks(*world, scene, setup, 50);
   const bool root = world->rank() == 0;
   const bool frames = every > 0 && !formats.empty();
   std::ostream& out = std::cout;
 
   if (root) {
-    out << "backend: cpu, " << world->name() << ", slabs along " << cuts_text(ranks->slabs()) << '\n';
+    out << "backend: cpu, " << solver_name(scene.solver) << ", " << world->name() << ", slabs along "
+        << cuts_text(ranks->slabs()) << '\n';
     if (frames)
       out << "output: " << (out_dir / (scene.name + ".pvd")).string() << " (a .pvtp every " << every
           << " steps, one piece per rank)\n";
@@ -217,6 +252,7 @@ int run_scene_on_ranks(const RunOptions& options) {
     out << "  steps:          " << status.step << ", simulated " << status.time_s << " s in " << wall_s
         << " s\n";
     print_exchange(out, report, b);
+    print_solver_figures(out, *ranks);
     out << "  cuts at end:    " << cuts_text(ranks->slabs()) << '\n';
     if (frames)
       out << "  frames:         " << series.size() << ": " << (out_dir / (scene.name + ".pvd")).string()
@@ -242,19 +278,17 @@ int run_bench_on_ranks(const BenchOptions& options) {
   // the same threads per process.
   double one_process_s = 0;
   if (root) {
-    TransferLedger ledger;
-    CpuExecutor exec(ledger);
-    WcsphSolver<CpuExecutor> one(exec, setup);
-    for (long s = 0; s < options.warmup; ++s) one.step();
+    const std::unique_ptr<Simulation> one = one_process(scene, setup);
+    for (long s = 0; s < options.warmup; ++s) one->step();
     const Clock::time_point start = Clock::now();
-    for (long s = 0; s < options.steps; ++s) one.step();
+    for (long s = 0; s < options.steps; ++s) one->step();
     one_process_s = seconds_since(start);
-    if (one.status().instability != Instability::none)
-      throw std::runtime_error("unstable: " + one.status().diagnosis());
+    if (one->status().instability != Instability::none)
+      throw std::runtime_error("unstable: " + one->status().diagnosis());
   }
   world->barrier();
 
-  std::unique_ptr<DistributedWcsph> ranks = start_ranks(*world, setup, 50);
+  std::unique_ptr<DistributedFluid> ranks = start_ranks(*world, scene, setup, 50);
   for (long s = 0; s < options.warmup; ++s) ranks->step();
   const DistributedFigures before = ranks->figures();
   world->barrier();
@@ -271,15 +305,16 @@ int run_bench_on_ranks(const BenchOptions& options) {
   const ExchangeReport report = exchange_report(*world, before, ranks->figures(), options.steps);
   if (root) {
     const double efficiency = one_process_s / (double(world->size()) * ranks_s);
-    std::cout << "bench: " << scene.name << ", " << std::fixed << std::setprecision(0) << b.total
-              << " fluid particles, cpu, " << world->name() << ", " << options.steps << " steps after "
-              << options.warmup << " warm-up\n"
+    std::cout << "bench: " << scene.name << " (" << solver_name(scene.solver) << "), " << std::fixed
+              << std::setprecision(0) << b.total << " fluid particles, cpu, " << world->name() << ", "
+              << options.steps << " steps after " << options.warmup << " warm-up\n"
               << std::setprecision(3) << "  one process:    " << one_process_s / double(options.steps) * 1e3
               << " ms/step\n"
               << "  " << world->size() << " ranks:        " << ranks_s / double(options.steps) * 1e3
               << " ms/step, " << std::setprecision(3) << b.total * double(options.steps) / ranks_s / 1e6
               << " M particle-steps/s\n";
     print_exchange(std::cout, report, b);
+    print_solver_figures(std::cout, *ranks);
     std::cout << std::fixed << std::setprecision(2) << "  efficiency:     " << efficiency
               << " (one-process time / (ranks x time on ranks); threads per rank: OMP_NUM_THREADS)\n";
     std::cout.unsetf(std::ios::floatfield);

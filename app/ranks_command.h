@@ -1,6 +1,7 @@
 // `surge run` and `surge bench` under a launcher that started several ranks (mpirun -np N, N > 1): the
-// scene's WCSPH split into slabs over the ranks (sim/distributed/, docs/multi-rank.md). What the ranks
-// cannot share yet is refused before any step, naming the feature (exit 2); a build without MPI says so.
+// scene's fluid (WCSPH, DFSPH or PBF) split into slabs over the ranks (sim/distributed/,
+// docs/multi-rank.md). What the ranks cannot share yet is refused before any step, naming the feature
+// (exit 2); a build without MPI says so.
 #pragma once
 
 #include "app/bench_command.h"

@@ -1,6 +1,6 @@
 // What the ranks of a distributed run say to each other, and nothing more: an all-to-all of byte blocks
 // (the halo and the migrating particles), reductions (the time step, totals, the load balance's histogram)
-// and a barrier. The decomposition and the driver (slab_decomposition.h, distributed_wcsph.h) see only this
+// and a barrier. The decomposition and the driver (slab_decomposition.h, distributed_sph.h) see only this
 // interface, so a transport other than MPI on the host (NCCL between GPUs, docs/multi-rank.md) replaces one
 // class. SingleProcess is the one-rank transport: no MPI needed, every call a copy or nothing.
 #pragma once

@@ -23,6 +23,20 @@ struct ParticleRecord {
   float pressure = 0;  // [Pa] of the last step (output)
 };
 
+// A DFSPH particle also carries the pressure sums its two solves warm-start from (DfsphSolver): 64 bytes.
+// The halo copies carry them too, so that the warm start's pressure values need no refresh.
+struct DfsphParticleRecord : ParticleRecord {
+  float density_pressure_sum = 0;     // q = p / rho^2 [m^5/(kg s^2)], summed over the density solve
+  float divergence_pressure_sum = 0;  // the same over the divergence solve
+};
+
+// Who holds copies of whom during one step, by rank: the creation ids of the particles this rank sent
+// (its own) and received (the copies), each in the order they travelled. A refresh of a halo field within
+// the step sends the values in the same order (DistributedSph::refresh_halo).
+struct HaloLinks {
+  std::vector<std::vector<std::uint32_t>> sent_ids, received_ids;
+};
+
 struct ExchangeCount {
   std::size_t particles_sent = 0, particles_received = 0;
   std::size_t bytes_sent = 0, bytes_received = 0;
@@ -30,13 +44,16 @@ struct ExchangeCount {
 
 // Every particle of `owned` whose coordinate along the decomposition's axis lies in another rank's slab goes
 // to that rank in one all-to-all; `owned` keeps the rest in their order, then what arrived, by rank.
+// Record: ParticleRecord or DfsphParticleRecord.
+template <typename Record>
 ExchangeCount migrate_particles(Communicator& comm, const SlabDecomposition& slabs,
-                                std::vector<ParticleRecord>& owned);
+                                std::vector<Record>& owned);
 
 // Copies of the owned particles within `width` of each other rank's slab, sent to it; returns what this
-// rank received (by sending rank, each in its order).
-std::vector<ParticleRecord> exchange_halo(Communicator& comm, const SlabDecomposition& slabs,
-                                          const std::vector<ParticleRecord>& owned, float width,
-                                          ExchangeCount& count);
+// rank received (by sending rank, each in its order), and who went where in `links`.
+template <typename Record>
+std::vector<Record> exchange_halo(Communicator& comm, const SlabDecomposition& slabs,
+                                  const std::vector<Record>& owned, float width, ExchangeCount& count,
+                                  HaloLinks& links);
 
 }  // namespace surge

@@ -16,6 +16,10 @@
 // at the start of the next step, right after they are computed, is the same sequence of operations.
 // Both solves are warm-started with half the pressure values of the previous step, as SPlisHSPlasH does; the
 // first step's density solve starts from the water's hydrostatic pressure (SphSetup::hydrostatic_pressure).
+//
+// On several ranks (rank_hooks.h, docs/multi-rank.md) the halo copies take their owners' pressure values q
+// before every pressure pass of an iteration and their owners' velocities after the non-pressure forces,
+// and the solves' errors are averages over every rank's owned particles.
 #pragma once
 
 #include <algorithm>
@@ -59,6 +63,10 @@ class DfsphSolver : public FluidSolver<Exec> {
   }
 
   const DfsphParameters& settings() const { return dfsph_; }
+  // The pressure sums both solves warm-start from, carried between steps in the particles' slot order: a
+  // driver of several ranks moves them with their particles.
+  Buffer<float>& density_pressure_sum() { return q_density_sum_; }
+  Buffer<float>& divergence_pressure_sum() { return q_divergence_sum_; }
   // Between steps: every pass copies dfsph_ (or the numbers it needs) when it launches. The setup's Jacobi
   // weight stays as the caller keeps it.
   void set_settings(const DfsphParameters& dfsph) { dfsph_ = dfsph; }
@@ -103,7 +111,8 @@ class DfsphSolver : public FluidSolver<Exec> {
     exec.begin(Stage::other);
     s.emit(q_density_sum_, q_divergence_sum_);  // a new particle has no pressure to warm-start from
     exec.end();
-    if (s.n == 0) return;
+    // On ranks a rank with no particles still takes part in every exchange of the step.
+    if (s.n == 0 && !this->on_ranks()) return;
     figures_.neighbor_passes = 0;
 
     exec.begin(Stage::index);
@@ -189,6 +198,9 @@ class DfsphSolver : public FluidSolver<Exec> {
       velocity[i].y += dt * a.y;
       velocity[i].z += dt * a.z;
     });
+    // The density solve reads the neighbours' predicted velocities; a halo copy's own viscosity term
+    // would miss the neighbours beyond the halo.
+    this->template refresh_halo<Vec4f>(s.velocity);
   }
 
   // Algorithm 3: q_i = e_i alpha_i / dt^2 with e_i = max(rho_i + dt D rho_i/Dt - rho0, 0), the density excess
@@ -277,13 +289,14 @@ class DfsphSolver : public FluidSolver<Exec> {
         q[i] = weight * e * factor[i].alpha / (dt * dt);
       });
     }
-    const double total = s.exec.sum(s.n, [=] SURGE_LAMBDA(std::uint32_t i) { return excess[i]; });
-    return total / double(s.n) / double(p.rest_density);
+    return this->average(excess_) / double(p.rest_density);
   }
 
   // The loop both solves share. Warm start: apply half of last step's accumulated q, then iterate
   //   error = compute_error() (which also sets q_i);  apply q;  q_sum += q
   // until error <= target after at least min_iterations, or max_iterations. Returns the iterations used.
+  // On ranks the halo copies of q are refreshed before each pass that applies them (the warm start's q
+  // needs none: the copies carry their owners' sums).
   template <typename Kernel>
   int run_solve(const Kernel& kernel, float dt, Solve solve, float target, double& error_reached) {
     FluidState<Exec>& s = fluid_;
@@ -303,6 +316,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     std::vector<double>& history = figures_.density_error_history;
     if (solve == Solve::density) history.assign(1, error);
     while ((error > double(target) || iterations < min_iterations) && iterations < dfsph_.max_iterations) {
+      this->template refresh_halo<float>(q_);
       apply_pressure(kernel, dt, q_sum_buffer);
       error = compute_error(kernel, dt, solve);
       if (solve == Solve::density) history.push_back(error);

@@ -4,8 +4,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "sim/core/named_value.h"
@@ -17,6 +19,7 @@
 #include "sim/sph/gauges.h"
 #include "sim/sph/kernels.h"
 #include "sim/sph/neighbor_census.h"
+#include "sim/sph/rank_hooks.h"
 #include "sim/sph/solid_surface.h"
 #include "sim/sph/solver_parameter_specs.h"
 
@@ -87,6 +90,31 @@ class FluidSolver {
   bool has_emitter() const { return fluid_.emitter.present; }
   void set_emitter_enabled(bool enabled) { fluid_.schedule.enabled = enabled; }
   bool emitter_enabled() const { return has_emitter() && fluid_.schedule.enabled; }
+
+  // Several ranks (rank_hooks.h): set by a distributed driver on a host executor before the first step.
+  void set_rank_hooks(RankHooks hooks) {
+    static_assert(!Exec::kOnDevice, "a device transport would refresh the halo where it is");
+    ranks_ = std::move(hooks);
+  }
+  bool on_ranks() const { return ranks_.set(); }
+
+  // Overwrites the halo copies of `values` with their owners' values, on ranks; nothing in one process.
+  template <typename T>
+  void refresh_halo(typename Exec::template Buffer<T>& values) {
+    if constexpr (!Exec::kOnDevice) {
+      if (ranks_.refresh_halo) ranks_.refresh_halo(values.data(), sizeof(T));
+    }
+  }
+
+  // The average of `values` over the fluid: one process's particles, or on ranks every rank's owned ones.
+  // (Public: it holds a device lambda.)
+  double average(const typename Exec::template Buffer<float>& values) {
+    if constexpr (!Exec::kOnDevice) {
+      if (ranks_.owned_average) return ranks_.owned_average(values.data());
+    }
+    const float* v = values.data();
+    return fluid_.exec.sum(fluid_.n, [=] SURGE_LAMBDA(std::uint32_t i) { return v[i]; }) / double(fluid_.n);
+  }
 
   // Simulation::neighbor_census: asked for by a benchmark once, after its timed steps (neighbor_census.h),
   // through the cells as a GPU pass searches them. Its sums are readbacks: not part of step_figures().
@@ -161,6 +189,7 @@ class FluidSolver {
   typename Exec::template Buffer<GaugeProbe> gauge_probes_;
   typename Exec::template Buffer<float> gauge_values_;
   std::uint32_t gauge_count_ = 0, gauge_values_count_ = 0;
+  RankHooks ranks_;
 };
 
 // The parameters of the incompressible solvers (DFSPH, PBF): the fluid keys the solver uses (the weakly

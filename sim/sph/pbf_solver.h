@@ -8,6 +8,10 @@
 //   final density          the density error the iterations reached, and the density a frame exports
 //   velocity               v = (x* - x) / dt, then XSPH viscosity and vorticity confinement
 //   floating bodies        advanced by integrate_floating with the step's force (solid_bodies.h)
+//
+// On several ranks (rank_hooks.h, docs/multi-rank.md) the halo copies take their owners' lambda before each
+// correction, their owners' x* after it and their owners' vorticity before the confinement pass, and the
+// density error is an average over every rank's owned particles.
 #pragma once
 
 #include <cstdint>
@@ -85,7 +89,8 @@ class PbfSolver : public FluidSolver<Exec> {
     exec.begin(Stage::other);
     s.emit();
     exec.end();
-    if (s.n == 0) return;
+    // On ranks a rank with no particles still takes part in every exchange of the step.
+    if (s.n == 0 && !this->on_ranks()) return;
     figures_.neighbor_passes = 0;
 
     exec.begin(Stage::other);
@@ -111,7 +116,11 @@ class PbfSolver : public FluidSolver<Exec> {
     for (int k = 0; k < pbf_.iterations; ++k) {
       compute_lambda(kernel);
       if (pbf_.density_error > 0.0f && average_constraint() <= double(pbf_.density_error)) break;
+      // A halo copy's lambda and its correction read neighbours at the predicted positions, some of which
+      // lie beyond the halo: both come from their owners.
+      this->template refresh_halo<float>(lambda_);
       correct_positions(kernel, dt);
+      this->template refresh_halo<Vec4f>(s.position);
       ++figures_.iterations;
     }
     s.solids.sum_added_forces(s.grid, s.boundary_view());
@@ -175,11 +184,7 @@ class PbfSolver : public FluidSolver<Exec> {
     });
   }
 
-  double average_constraint() {
-    const float* constraint = constraint_.data();
-    return fluid_.exec.sum(fluid_.n, [=] SURGE_LAMBDA(std::uint32_t i) { return constraint[i]; }) /
-           double(fluid_.n);
-  }
+  double average_constraint() { return this->average(constraint_); }
 
   // The floating bodies' force starts a step as the reaction to the prediction's wall term, at the
   // positions the prediction started from (carried through the sort beside x*). This and the iterations'
@@ -258,6 +263,7 @@ class PbfSolver : public FluidSolver<Exec> {
       vorticity[i] = filter.vorticity;
     });
     if (pbf.vorticity > 0.0f) {
+      this->template refresh_halo<Vec3f>(vorticity_);
       ++figures_.neighbor_passes;
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
         const Vec3f a = pbf_vorticity_acceleration(kernel, p, pbf, grid, fluid, vorticity, i);

@@ -1,7 +1,8 @@
 # `surge run` and `surge bench` under mpirun -np 2, as the README shows them: the .pvtp series reads back
 # (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
 # a one-process run), a feature the ranks cannot share is refused by name with exit 2, and the bench
-# reports its figures. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
+# reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
+# is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
 # -DSURGE=... -DMPIEXEC=... (empty without MPI) -DSOURCE_DIR=... -DWORK=...
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -93,3 +94,31 @@ foreach(figure "halo:" "exchange:" "imbalance:" "efficiency:")
   expect_contains("${out}" "${figure}" "bench on 2 ranks")
 endforeach()
 message(STATUS "${out}")
+
+# DFSPH and PBF (--solver) on 2 ranks: their iterations refresh the halo, and the reports say so.
+execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --solver dfsph --particles 2000 --steps 10 --every 10
+                        --out ${WORK}/dfsph
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun -np 2 surge run --solver dfsph: exit ${rc}\n${out}\n${err}")
+endif()
+foreach(part "dfsph, MPI (2 ranks)" "refresh:" "density_iterations")
+  expect_contains("${out}" "${part}" "dfsph on 2 ranks")
+endforeach()
+if(NOT EXISTS ${WORK}/dfsph/dam_break_000001.pvtp)
+  message(FATAL_ERROR "dfsph on 2 ranks wrote no second .pvtp frame")
+endif()
+execute_process(COMMAND ${mpirun} ${SURGE} bench ${scene} --solver pbf --particles 2000 --steps 5 --warmup 1
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun -np 2 surge bench --solver pbf: exit ${rc}\n${out}\n${err}")
+endif()
+foreach(figure "(pbf)" "halo:" "refresh:" "efficiency:")
+  expect_contains("${out}" "${figure}" "pbf bench on 2 ranks")
+endforeach()
+execute_process(COMMAND ${mpirun} ${SURGE} run ${SOURCE_DIR}/scenes/granular_column.toml --steps 2
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "dem on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
+endif()
+expect_contains("${err}" "solver dem" "dem on 2 ranks")

@@ -1,8 +1,9 @@
-// The slab decomposition and the distributed WCSPH driver in one process (SingleProcess transport, no MPI
+// The slab decomposition and the distributed SPH driver in one process (SingleProcess transport, no MPI
 // needed): cuts that balance, owners across cuts, the features refused by name, and the driver over one
-// rank giving the ordinary solver's particles bit for bit (it hands the solver back its own particles in
-// its own order, so every sum runs as before). Several ranks: tests/distributed/mpi_ranks_test.cpp.
-#include "sim/distributed/distributed_wcsph.h"
+// rank giving the ordinary solver's particles bit for bit, for WCSPH, DFSPH and PBF (it hands the solver back
+// its own particles in its own order, so every sum runs as before, and DFSPH's and PBF's halo refreshes and
+// averages over the ranks are those of one process). Several ranks: tests/distributed/mpi_ranks_test.cpp.
+#include "sim/distributed/distributed_sph.h"
 
 #include <gtest/gtest.h>
 
@@ -83,6 +84,47 @@ TEST(DistributedWcsph, OneRankIsTheOrdinarySolverBitForBit) {
   EXPECT_EQ(std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(Vec4f)), 0);
   EXPECT_EQ(ranks.figures().total_halo_bytes, 0);
   EXPECT_EQ(ranks.figures().total_migrated, 0);
+}
+
+// DFSPH and PBF with their rank hooks set: the averages go through the driver, the refreshes find no halo.
+template <typename Solver, typename Settings>
+void expect_one_rank_bit_for_bit(const Settings& settings) {
+  const SphSetup setup = build_setup(load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml"), 2000);
+  TransferLedger ledger;
+  CpuExecutor exec(ledger);
+  Solver plain(exec, setup, settings);
+  SingleProcess one;
+  DistributedSph<Solver> ranks(one, setup, {.rebalance_every = 10}, settings);
+  for (int s = 0; s < 60; ++s) {
+    plain.step();
+    ranks.step();
+  }
+  ParticleFrame a;
+  plain.download(a);
+  const ParticleFrame b = ranks.owned_frame();
+  ASSERT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
+  EXPECT_EQ(ranks.status().step, 60);
+  EXPECT_EQ(ranks.status().time_s, plain.status().time_s);
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(a.id, b.id) << "the same cell order";
+  EXPECT_EQ(std::memcmp(a.position.data(), b.position.data(), a.size() * sizeof(Vec4f)), 0);
+  EXPECT_EQ(std::memcmp(a.velocity.data(), b.velocity.data(), a.size() * sizeof(Vec4f)), 0);
+  EXPECT_EQ(std::memcmp(a.pressure.data(), b.pressure.data(), a.size() * sizeof(float)), 0);
+  EXPECT_GT(ranks.figures().total_refreshes, 0) << "the iterations asked for halo refreshes";
+  EXPECT_EQ(ranks.figures().total_refresh_bytes, 0) << "one rank has no halo";
+}
+
+TEST(DistributedDfsph, OneRankIsTheOrdinarySolverBitForBit) {
+  DfsphParameters dfsph;
+  dfsph.hydrostatic_start = true;  // the warm-start sums travel with the particles from the first step
+  expect_one_rank_bit_for_bit<DfsphSolver<CpuExecutor>>(dfsph);
+}
+
+TEST(DistributedPbf, OneRankIsTheOrdinarySolverBitForBit) {
+  PbfParameters pbf;
+  pbf.density_error = 1e-4f;  // the early stop reads the average through the driver
+  pbf.vorticity = 1e-4f;
+  expect_one_rank_bit_for_bit<PbfSolver<CpuExecutor>>(pbf);
 }
 
 TEST(DistributedWcsph, RefusesWhatRanksCannotShareByName) {

@@ -1,0 +1,323 @@
+#include "sim/distributed/distributed_sph.h"
+
+#include <algorithm>
+#include <bit>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
+namespace surge {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+void refuse_unshared_features(const SphSetup& setup) {
+  const auto refuse = [](const std::string& feature) {
+    throw std::invalid_argument(feature + " cannot run over several ranks yet (docs/multi-rank.md): run it " +
+                                "as one process");
+  };
+  if (setup.emitter.present) refuse("an [[emitter]]");
+  if (setup.solids.any_moving()) refuse("a moving or floating [[solid]]");
+  if (setup.params.continuity_density) refuse("continuity density (density = \"continuity\")");
+}
+
+}  // namespace
+
+template <typename Solver>
+DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup, DistributedOptions options,
+                                       [[maybe_unused]] const Settings& settings)
+    : comm_(comm), options_(options), halo_width_(2.0f * setup.params.support), exec_(ledger_) {
+  refuse_unshared_features(setup);
+  if (options_.histogram_bins < 1) throw std::invalid_argument("the load balance needs at least one bin");
+  const SphParameters& p = setup.params;
+  slabs_.axis = longest_axis(p.domain_min, p.domain_max);
+  slabs_.lo = component(p.domain_min, slabs_.axis);
+  slabs_.hi = component(p.domain_max, slabs_.axis);
+  // Every rank has the whole setup: the first cuts need no communication, and every rank computes the same.
+  if (options_.initial_cuts == InitialCuts::even) {
+    slabs_.cuts = even_cuts(slabs_.lo, slabs_.hi, comm_.size());
+  } else {
+    const std::vector<long long> counts =
+        axis_histogram(setup.fluid.position, slabs_.axis, slabs_.lo, slabs_.hi, options_.histogram_bins);
+    slabs_.cuts = balanced_cuts(counts, slabs_.lo, slabs_.hi, comm_.size());
+  }
+  // The solver holds the whole setup's capacity (owned + halo never exceed all the particles), and before
+  // its first step its arrays are the setup's, in the setup's order: DFSPH's warm-start sums (the
+  // hydrostatic start) are read from there.
+  if constexpr (std::is_same_v<Settings, NoSolverSettings>) {
+    solver_ = std::make_unique<Solver>(exec_, setup);
+  } else {
+    solver_ = std::make_unique<Solver>(exec_, setup, settings);
+  }
+  const ParticleFrame& f = setup.fluid;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    if (slabs_.owner(component(f.position[i], slabs_.axis)) != comm_.rank()) continue;
+    // A setup's density and pressure may be empty: summation density computes them in the first step.
+    const float density = i < f.density.size() ? f.density[i] : p.rest_density;
+    const float pressure = i < f.pressure.size() ? f.pressure[i] : 0.0f;
+    Record record;
+    static_cast<ParticleRecord&>(record) = {f.position[i], f.velocity[i], f.id[i], density, pressure};
+    if constexpr (kDfsph) {
+      record.density_pressure_sum = solver_->density_pressure_sum()[i];
+      record.divergence_pressure_sum = solver_->divergence_pressure_sum()[i];
+    }
+    owned_.push_back(record);
+  }
+  global_count_ = (long long)(owned_.size());
+  comm_.sum(std::span<long long>(&global_count_, 1));
+  std::uint32_t max_id = 0;
+  for (std::uint32_t id : f.id) max_id = std::max(max_id, id);
+  is_owned_.assign(f.size() == 0 ? 0 : std::size_t(max_id) + 1, 0);
+  slot_of_id_.assign(is_owned_.size(), 0);
+  if constexpr (kWcsph) {
+    solver_->set_maxima_hook([this](unsigned long long* maxima, const ParticleAcceleration* acceleration) {
+      reduce_maxima(maxima, acceleration);
+    });
+  } else {
+    solver_->set_rank_hooks(
+        {.refresh_halo = [this](void* values, std::size_t value_bytes) { refresh_halo(values, value_bytes); },
+         .owned_average = [this](const float* values) { return owned_average(values); }});
+  }
+  status_ = solver_->status();
+}
+
+template <typename Solver>
+void DistributedSph<Solver>::step() {
+  if (status_.instability != Instability::none) return;
+  const Clock::time_point start = Clock::now();
+  figures_.migration = {};
+  if (options_.rebalance_every > 0 && steps_ > 0 && steps_ % options_.rebalance_every == 0) {
+    rebalance();
+    figures_.migration = migrate_particles(comm_, slabs_, owned_);
+  }
+  halo_ = exchange_halo(comm_, slabs_, owned_, halo_width_, figures_.halo, halo_links_);
+  halo_slots_found_ = false;
+  load_solver();
+  double exchange = seconds_since(start);
+
+  hook_seconds_ = 0;
+  figures_.refresh_bytes = 0;
+  figures_.refreshes = 0;
+  const Clock::time_point stepping = Clock::now();
+  solver_->step();
+  figures_.step_seconds = seconds_since(stepping) - hook_seconds_;
+  exchange += hook_seconds_;
+
+  const Clock::time_point after = Clock::now();
+  keep_owned();
+  const ExchangeCount moved = migrate_particles(comm_, slabs_, owned_);
+  figures_.migration.particles_sent += moved.particles_sent;
+  figures_.migration.particles_received += moved.particles_received;
+  figures_.migration.bytes_sent += moved.bytes_sent;
+  figures_.migration.bytes_received += moved.bytes_received;
+  // The largest instability code over the ranks (one rank's blow-up stops them all: any code is a stop),
+  // and the largest speed of the owned particles, which DFSPH and PBF choose their next time step from: as
+  // one process would from all of them (FluidState::max_speed_or_infinity). A non-negative float's bits
+  // order like the float.
+  status_ = solver_->status();
+  float speed = 0.0f;
+  if constexpr (!kWcsph) {
+    for (const Record& record : owned_) speed = std::max(speed, sqrtf(length_squared(xyz(record.velocity))));
+  }
+  unsigned long long largest[2] = {(unsigned long long)(status_.instability),
+                                   std::bit_cast<std::uint32_t>(speed)};
+  comm_.max(largest);
+  if (status_.instability == Instability::none && largest[0] != 0) {
+    status_.instability = Instability(int(largest[0]));
+    status_.bad_step = status_.step;
+  }
+  if constexpr (!kWcsph) {
+    status_.max_speed = std::bit_cast<float>(std::uint32_t(largest[1]));
+    solver_->fluid().status.max_speed = status_.max_speed;
+  }
+  exchange += seconds_since(after);
+
+  figures_.exchange_seconds = exchange;
+  figures_.total_exchange_seconds += exchange;
+  figures_.total_step_seconds += figures_.step_seconds;
+  figures_.total_halo_bytes += (long long)(figures_.halo.bytes_sent);
+  figures_.total_refresh_bytes += (long long)(figures_.refresh_bytes);
+  figures_.total_refreshes += figures_.refreshes;
+  figures_.total_migrated += (long long)(figures_.migration.particles_sent);
+  ++steps_;
+}
+
+template <typename Solver>
+void DistributedSph<Solver>::rebalance() {
+  std::vector<Vec4f> positions(owned_.size());
+  for (std::size_t k = 0; k < owned_.size(); ++k) positions[k] = owned_[k].position;
+  std::vector<long long> counts =
+      axis_histogram(positions, slabs_.axis, slabs_.lo, slabs_.hi, options_.histogram_bins);
+  comm_.sum(std::span<long long>(counts));
+  std::vector<float> cuts = balanced_cuts(counts, slabs_.lo, slabs_.hi, comm_.size());
+  if (cuts != slabs_.cuts) ++figures_.rebalances;
+  slabs_.cuts = std::move(cuts);
+}
+
+// Owned first, then the halo, into the solver's first slots; the solver sorts them by cell itself.
+template <typename Solver>
+void DistributedSph<Solver>::load_solver() {
+  FluidState<CpuExecutor>& fluid = solver_->fluid();
+  const std::size_t count = owned_.size() + halo_.size();
+  if (count > fluid.capacity)
+    throw std::logic_error("rank " + std::to_string(comm_.rank()) + " holds " + std::to_string(count) +
+                           " particles, more than the " + std::to_string(fluid.capacity) + " there are");
+  std::size_t k = 0;
+  const auto put = [&](const Record& record) {
+    fluid.position[k] = record.position;
+    fluid.velocity[k] = record.velocity;
+    fluid.id[k] = record.id;
+    fluid.density[k] = record.density;
+    fluid.pressure[k] = record.pressure;
+    if constexpr (kDfsph) {
+      solver_->density_pressure_sum()[k] = record.density_pressure_sum;
+      solver_->divergence_pressure_sum()[k] = record.divergence_pressure_sum;
+    }
+    ++k;
+  };
+  for (const Record& record : owned_) {
+    is_owned_[record.id] = 1;
+    put(record);
+  }
+  for (const Record& record : halo_) put(record);
+  fluid.n = std::uint32_t(count);
+  fluid.pending = 0;
+  if constexpr (kWcsph) solver_->host_step_state().active_count = std::uint32_t(count);
+}
+
+// The owned particles in the solver's (cell) order, with this step's results; the halo is dropped.
+template <typename Solver>
+void DistributedSph<Solver>::keep_owned() {
+  FluidState<CpuExecutor>& fluid = solver_->fluid();
+  owned_.clear();
+  for (std::uint32_t i = 0; i < fluid.n; ++i) {
+    const std::uint32_t id = fluid.id[i];
+    if (is_owned_[id] == 0) continue;
+    is_owned_[id] = 0;
+    Record record;
+    static_cast<ParticleRecord&>(record) = {fluid.position[i], fluid.velocity[i], id, fluid.density[i],
+                                            fluid.pressure[i]};
+    if constexpr (kDfsph) {
+      record.density_pressure_sum = solver_->density_pressure_sum()[i];
+      record.divergence_pressure_sum = solver_->divergence_pressure_sum()[i];
+    }
+    owned_.push_back(record);
+  }
+  halo_.clear();
+}
+
+// The maxima of this rank's owned particles (a halo particle at the halo's edge has a cut neighbourhood and
+// a wrong acceleration), then over every rank. The index riding in the acceleration's key names a particle
+// of the rank whose maximum won; the others keep the value with index 0, so a time-step collapse reports
+// some particle of theirs rather than read past their arrays.
+template <typename Solver>
+void DistributedSph<Solver>::reduce_maxima(unsigned long long* maxima,
+                                           const ParticleAcceleration* acceleration) {
+  const Clock::time_point start = Clock::now();
+  const FluidState<CpuExecutor>& fluid = solver_->fluid();
+  unsigned long long mine[2] = {0, 0};
+  for (std::uint32_t i = 0; i < fluid.n; ++i) {
+    if (is_owned_[fluid.id[i]] == 0) continue;
+    const MaxKeys<2> keys = step_maxima(acceleration[i], fluid.velocity[i], i);
+    mine[0] = std::max(mine[0], keys.key[0]);
+    mine[1] = std::max(mine[1], keys.key[1]);
+  }
+  unsigned long long global[2] = {mine[0], mine[1]};
+  comm_.max(global);
+  maxima[0] = global[0] == mine[0] ? global[0] : (global[0] & ~0xffffffffull);
+  maxima[1] = global[1];
+  hook_seconds_ += seconds_since(start);
+}
+
+// The solver sorted owned + halo by cell at the start of its step and keeps that order until the step
+// ends: the slots of the copies this rank sent and received, by rank, in the order they travelled.
+template <typename Solver>
+void DistributedSph<Solver>::find_halo_slots() {
+  const FluidState<CpuExecutor>& fluid = solver_->fluid();
+  for (std::uint32_t i = 0; i < fluid.n; ++i) slot_of_id_[fluid.id[i]] = i;
+  const auto slots_of = [&](const std::vector<std::vector<std::uint32_t>>& ids_by_rank,
+                            std::vector<std::vector<std::uint32_t>>& slots_by_rank) {
+    slots_by_rank.resize(ids_by_rank.size());
+    for (std::size_t r = 0; r < ids_by_rank.size(); ++r) {
+      slots_by_rank[r].resize(ids_by_rank[r].size());
+      for (std::size_t k = 0; k < ids_by_rank[r].size(); ++k)
+        slots_by_rank[r][k] = slot_of_id_[ids_by_rank[r][k]];
+    }
+  };
+  slots_of(halo_links_.sent_ids, send_slots_);
+  slots_of(halo_links_.received_ids, receive_slots_);
+  halo_slots_found_ = true;
+}
+
+// The owners' current values of an array to every rank holding copies: the values of the particles this
+// rank sent as halo, in the order it sent them, and into the copies it received, in the order they came.
+template <typename Solver>
+void DistributedSph<Solver>::refresh_halo(void* values, std::size_t value_bytes) {
+  const Clock::time_point start = Clock::now();
+  if (!halo_slots_found_) find_halo_slots();
+  std::byte* bytes = static_cast<std::byte*>(values);
+  ByteBlocks to_rank(send_slots_.size());
+  for (std::size_t r = 0; r < to_rank.size(); ++r) {
+    to_rank[r].resize(send_slots_[r].size() * value_bytes);
+    for (std::size_t k = 0; k < send_slots_[r].size(); ++k)
+      std::memcpy(to_rank[r].data() + k * value_bytes, bytes + std::size_t(send_slots_[r][k]) * value_bytes,
+                  value_bytes);
+    figures_.refresh_bytes += to_rank[r].size();
+  }
+  const ByteBlocks received = comm_.all_to_all(to_rank);
+  for (std::size_t r = 0; r < received.size(); ++r) {
+    if (received[r].size() != receive_slots_[r].size() * value_bytes)
+      throw std::logic_error("rank " + std::to_string(comm_.rank()) + " received " +
+                             std::to_string(received[r].size()) + " bytes of halo values from rank " +
+                             std::to_string(r) + " for " + std::to_string(receive_slots_[r].size()) +
+                             " copies");
+    for (std::size_t k = 0; k < receive_slots_[r].size(); ++k)
+      std::memcpy(bytes + std::size_t(receive_slots_[r][k]) * value_bytes,
+                  received[r].data() + k * value_bytes, value_bytes);
+  }
+  ++figures_.refreshes;
+  hook_seconds_ += seconds_since(start);
+}
+
+// Through the executor's own sum (in double), the halo's entries counted as zero: on one rank exactly one
+// process's sum; on several, the ranks' partial sums differ from one process's only by double rounding
+// (about 1e-16 relative), far below the float rounding of the values themselves.
+template <typename Solver>
+double DistributedSph<Solver>::owned_average(const float* values) {
+  const Clock::time_point start = Clock::now();
+  const FluidState<CpuExecutor>& fluid = solver_->fluid();
+  const std::uint32_t* id = fluid.id.data();
+  const std::uint8_t* is_owned = is_owned_.data();
+  double total = exec_.sum(fluid.n, [=](std::uint32_t i) { return is_owned[id[i]] != 0 ? values[i] : 0.0f; });
+  comm_.sum(std::span<double>(&total, 1));
+  hook_seconds_ += seconds_since(start);
+  return total / double(global_count_);
+}
+
+template <typename Solver>
+ParticleFrame DistributedSph<Solver>::owned_frame() const {
+  ParticleFrame frame;
+  frame.resize(owned_.size());
+  for (std::size_t k = 0; k < owned_.size(); ++k) {
+    frame.position[k] = owned_[k].position;
+    frame.velocity[k] = owned_[k].velocity;
+    frame.id[k] = owned_[k].id;
+    frame.density[k] = owned_[k].density;
+    frame.pressure[k] = owned_[k].pressure;
+  }
+  frame.time_s = status_.time_s;
+  frame.step = status_.step;
+  return frame;
+}
+
+template class DistributedSph<WcsphSolver<CpuExecutor>>;
+template class DistributedSph<DfsphSolver<CpuExecutor>>;
+template class DistributedSph<PbfSolver<CpuExecutor>>;
+
+}  // namespace surge

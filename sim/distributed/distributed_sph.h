@@ -1,0 +1,162 @@
+// The SPH solvers over several ranks (docs/multi-rank.md): WCSPH, DFSPH and PBF. Each rank runs the
+// ordinary solver (on the CPU executor) over the particles its slab owns plus halo copies of the particles
+// within two supports of it on other ranks, then keeps only its owned particles' results:
+//
+//   load balance   every rebalance_every steps the cuts move to split a global histogram evenly; particles
+//                  the moved cuts give another rank migrate to it
+//   halo           copies of the owned particles within 2 H of each other rank's slab go to that rank
+//   step           the solver steps owned + halo. WCSPH: before it chooses the time step a hook takes the
+//                  maxima of the owned particles over every rank (one all-reduce). DFSPH and PBF
+//                  (sim/sph/rank_hooks.h): inside their iterations the halo copies of the iterated values
+//                  are refreshed from their owners, and the convergence criterion is averaged over every
+//                  rank's owned particles, so every rank iterates as often as one process
+//   keep           owned particles only; the halo copies are dropped (they are re-sent next step)
+//   migrate        an owned particle now in another rank's slab goes to it, however many cuts it crossed
+//
+// Two supports of halo: an owned particle's force reads its neighbours' densities and pressures (one
+// support), and each of those densities is a sum over the neighbour's own neighbours (a second support).
+// The halo particles' own results are wrong at the halo's outer edge (their neighbourhoods are cut), which
+// is why they are dropped and why the maxima and averages skip them. Every rank keeps all the wall
+// particles (static). What this cannot do yet is refused when it is built (emitters, moving and floating
+// solids, continuity density), with the feature named.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+#include "sim/backend/cpu_executor.h"
+#include "sim/core/named_value.h"
+#include "sim/core/particle_frame.h"
+#include "sim/core/step_status.h"
+#include "sim/core/transfer_ledger.h"
+#include "sim/distributed/communicator.h"
+#include "sim/distributed/particle_exchange.h"
+#include "sim/distributed/slab_decomposition.h"
+#include "sim/sph/dfsph_solver.h"
+#include "sim/sph/pbf_solver.h"
+#include "sim/sph/sph_setup.h"
+#include "sim/sph/wcsph_solver.h"
+
+namespace surge {
+
+enum class InitialCuts { balanced, even };
+
+struct DistributedOptions {
+  int rebalance_every = 50;   // steps between load balances; 0 keeps the first cuts
+  int histogram_bins = 4096;  // the load balance's resolution along the axis
+  InitialCuts initial_cuts = InitialCuts::balanced;
+};
+
+// This rank's figures, of the last step and summed over the run.
+struct DistributedFigures {
+  ExchangeCount halo, migration;      // the last step's
+  std::size_t refresh_bytes = 0;      // the last step's halo refreshes inside the iterations, sent
+  int refreshes = 0;                  // the last step's (DFSPH and PBF; 0 for WCSPH)
+  double exchange_seconds = 0;        // the last step's halo, refreshes, migration and collectives [s]
+  double step_seconds = 0;            // the last step's solver work on this rank [s]
+  double total_exchange_seconds = 0;  // over the run [s]
+  double total_step_seconds = 0;      // over the run [s]
+  long long total_halo_bytes = 0;     // sent, over the run
+  long long total_refresh_bytes = 0;  // sent, over the run
+  long long total_refreshes = 0;      // over the run
+  long long total_migrated = 0;       // particles sent, over the run
+  int rebalances = 0;                 // load balances that moved a cut
+};
+
+// What the commands see of a distributed fluid, whichever solver runs it.
+class DistributedFluid {
+ public:
+  virtual ~DistributedFluid() = default;
+  virtual void step() = 0;
+  // The clock and dt (the same on every rank) and the first instability any rank found.
+  virtual StepStatus status() const = 0;
+  // This rank's owned particles after the last step.
+  virtual ParticleFrame owned_frame() const = 0;
+  virtual std::size_t owned_count() const = 0;
+  virtual const SlabDecomposition& slabs() const = 0;
+  virtual const DistributedFigures& figures() const = 0;
+  // The solver's figures of the last step (DFSPH's and PBF's iterations: the same on every rank).
+  virtual std::vector<NamedValue> solver_figures() const = 0;
+};
+
+// The solver's own settings beside the setup: none for WCSPH.
+struct NoSolverSettings {};
+template <typename Solver>
+struct SolverSettingsOf {
+  using type = NoSolverSettings;
+};
+template <>
+struct SolverSettingsOf<DfsphSolver<CpuExecutor>> {
+  using type = DfsphParameters;
+};
+template <>
+struct SolverSettingsOf<PbfSolver<CpuExecutor>> {
+  using type = PbfParameters;
+};
+
+template <typename Solver>
+class DistributedSph final : public DistributedFluid {
+ public:
+  using Settings = typename SolverSettingsOf<Solver>::type;
+  static constexpr bool kWcsph = std::is_same_v<Solver, WcsphSolver<CpuExecutor>>;
+  static constexpr bool kDfsph = std::is_same_v<Solver, DfsphSolver<CpuExecutor>>;
+  // DFSPH's particles carry their warm-start pressure sums from step to step, and across ranks.
+  using Record = std::conditional_t<kDfsph, DfsphParticleRecord, ParticleRecord>;
+
+  // Every rank passes the same whole setup (each builds it from the scene); it keeps its slab's particles.
+  // Throws std::invalid_argument naming a feature the ranks cannot share yet.
+  DistributedSph(Communicator& comm, const SphSetup& setup, DistributedOptions options = {},
+                 const Settings& settings = {});
+
+  void step() override;
+  StepStatus status() const override { return status_; }
+  ParticleFrame owned_frame() const override;
+  std::size_t owned_count() const override { return owned_.size(); }
+  const SlabDecomposition& slabs() const override { return slabs_; }
+  const DistributedFigures& figures() const override { return figures_; }
+  std::vector<NamedValue> solver_figures() const override { return solver_->named_figures(); }
+  const Solver& solver() const { return *solver_; }
+  Communicator& communicator() { return comm_; }
+
+ private:
+  void rebalance();
+  void load_solver();
+  void keep_owned();
+  void reduce_maxima(unsigned long long* maxima, const ParticleAcceleration* acceleration);
+  void refresh_halo(void* values, std::size_t value_bytes);
+  void find_halo_slots();
+  double owned_average(const float* values);
+
+  Communicator& comm_;
+  DistributedOptions options_;
+  float halo_width_;  // 2 supports [m]
+  SlabDecomposition slabs_;
+  TransferLedger ledger_;
+  CpuExecutor exec_;
+  std::unique_ptr<Solver> solver_;
+  std::vector<Record> owned_, halo_;
+  long long global_count_ = 0;          // fluid particles over every rank (no emitter: constant)
+  std::vector<std::uint8_t> is_owned_;  // by creation id, for the particles in the solver this step
+  // The halo refreshes of this step: who sent and received which copies, and their slots in the solver
+  // once its sort has placed them (found at the first refresh of a step).
+  HaloLinks halo_links_;
+  bool halo_slots_found_ = false;
+  std::vector<std::uint32_t> slot_of_id_;
+  std::vector<std::vector<std::uint32_t>> send_slots_, receive_slots_;
+  StepStatus status_;
+  long long steps_ = 0;
+  double hook_seconds_ = 0;  // the collectives inside the step (maxima, refreshes, averages): exchange
+  DistributedFigures figures_;
+};
+
+extern template class DistributedSph<WcsphSolver<CpuExecutor>>;
+extern template class DistributedSph<DfsphSolver<CpuExecutor>>;
+extern template class DistributedSph<PbfSolver<CpuExecutor>>;
+using DistributedWcsph = DistributedSph<WcsphSolver<CpuExecutor>>;
+using DistributedDfsph = DistributedSph<DfsphSolver<CpuExecutor>>;
+using DistributedPbf = DistributedSph<PbfSolver<CpuExecutor>>;
+
+}  // namespace surge

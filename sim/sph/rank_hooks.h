@@ -1,0 +1,30 @@
+// Several processes (sim/distributed/, docs/multi-rank.md): what an incompressible solver's iterations ask
+// of the other ranks. A rank's solver steps the particles its slab owns plus halo copies of its
+// neighbours' particles. An iteration reads its neighbours' current values of the iterated quantity
+// (DFSPH's pressure values, PBF's lambda and corrected positions), which change every iteration: a halo
+// copied once at the start of the step would be stale after the first one. So the solver asks, between a
+// pass that writes such a value and the pass that reads it from neighbours, for the halo copies to be
+// overwritten with their owners' current values; and it takes the convergence criterion (an average over
+// the fluid) over the owned particles of every rank, so that every rank iterates as often as one process.
+//
+// Unset (one process, every executor but a distributed driver's) each call is one empty std::function test
+// per iteration on the host; a device executor never calls them.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace surge {
+
+struct RankHooks {
+  // Overwrites the halo copies' entries of a per-particle array (in the solver's slot order, value_bytes
+  // each) with their owners' current values; the owned particles' entries are left as they are.
+  std::function<void(void* values, std::size_t value_bytes)> refresh_halo;
+  // The average of a per-particle value over the particles this rank owns, taken over every rank: the
+  // same number on every rank.
+  std::function<double(const float* values)> owned_average;
+
+  bool set() const { return bool(owned_average); }
+};
+
+}  // namespace surge

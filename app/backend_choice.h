@@ -37,8 +37,7 @@ inline void apply_solver_override(Scene& scene, const std::string& solver) {
     throw InputError("--solver " + solver + ": " + scene.path.string() +
                      " is a granular scene (solver = \"dem\"); it has no fluid for a fluid solver");
   scene.solver = kind;
-  check_gauges_for_solver(scene);  // a pressure gauge cannot follow the scene to PBF, nor a force gauge to
-                                   // DFSPH or PBF
+  check_gauges_for_solver(scene);  // a pressure gauge cannot follow the scene to PBF
 }
 
 // "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.

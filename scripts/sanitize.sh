@@ -76,6 +76,7 @@ long_tests=(
   ExecutionMode.GranularAndGravityRunsSwitchThroughTheScene
   Gauges.HydrostaticTankReadsRhoGDTheDepthAndRest
   Hydrostatic.DensityHoldsAndPressureIsRhoGD
+  MovingSolids.AFixedBoxFeelsItsBuoyancyUnderEverySolver
   MovingSolids.AFixedSphereFeelsItsBuoyancy
   MovingSolids.ArchimedesFloatsHalfAndSinksOneAndAHalf
   MovingSolids.ArchimedesUnderDfsph

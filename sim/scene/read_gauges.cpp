@@ -175,19 +175,9 @@ void read_gauges(const TableReader& top, Scene& scene) {
 }
 
 void check_gauges_for_solver(const Scene& scene) {
-  if (scene.solver == SolverKind::wcsph) return;
+  if (scene.solver != SolverKind::pbf) return;
   for (std::size_t i = 0; i < scene.gauges.size(); ++i) {
     const GaugeDefinition& gauge = scene.gauges[i];
-    if (gauge.kind == GaugeKind::force) {
-      const std::string key = "gauge[" + std::to_string(i) + "].type";
-      const int line = scene.line_of(key);
-      throw SceneError(scene.path, line > 0 ? line : gauge.line, key,
-                       "a force gauge (\"" + gauge.name +
-                           "\") needs solver = \"wcsph\": it sums WCSPH's wall pressure terms; " +
-                           std::string(solver_name(scene.solver)) +
-                           "'s wall pressures are its solve's multipliers");
-    }
-    if (scene.solver != SolverKind::pbf) continue;
     if (gauge.kind != GaugeKind::pressure) continue;
     const std::string key = "gauge[" + std::to_string(i) + "].type";
     const int line = scene.line_of(key);

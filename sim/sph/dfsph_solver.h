@@ -8,7 +8,7 @@
 //   step
 //                          (CFL condition)
 //   density solve          predict v*, remove the predicted density excess (Algorithm 3)
-//   floating bodies        the reaction to the walls' terms of both solves and the non-pressure forces, per
+//   solid bodies           the reaction to the walls' terms of both solves and the non-pressure forces, per
 //                          body (solid_bodies.h, dfsph_fluid_force_on_wall_particle)
 //   integrate              x += dt v*, then the bodies by the same symplectic Euler (integrate_floating)
 //
@@ -137,7 +137,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     exec.begin(Stage::forces);
     predict_velocities(kernel, dt);
     solve_density(kernel, dt);
-    sum_floating_forces(kernel, dt);
+    sum_body_forces(kernel, dt);
     exec.end();
 
     exec.begin(Stage::integration);
@@ -223,19 +223,19 @@ class DfsphSolver : public FluidSolver<Exec> {
     });
   }
 
-  // The floating bodies' force and torque for this step (solid_bodies.h), once both solves are done and
-  // before the fluid moves: the solves saw the bodies' particles where the step's start placed them, moving
-  // at the bodies' velocities then (their D rho/Dt terms), and the reaction is summed at those places. The
-  // bodies advance after the fluid's x += dt v, by integrate_floating with this force: symplectic Euler, as
-  // the fluid. The coupling is explicit, as SPlisHSPlasH's with Akinci boundaries: a body's response to the
-  // fluid's push is not in the solves, which see it move at v_b^n while it ends the step at v_b^{n+1}; the
-  // next step's solves correct the dt^2 a_b that leaves. (A body much lighter than the water it moves would
-  // need it inside: the added-mass instability of explicit coupling.)
+  // The floating and gauged bodies' force and torque for this step (solid_bodies.h), once both solves are
+  // done and before the fluid moves: the solves saw the bodies' particles where the step's start placed them,
+  // moving at the bodies' velocities then (their D rho/Dt terms), and the reaction is summed at those places.
+  // The bodies advance after the fluid's x += dt v, by integrate_floating with this force: symplectic Euler,
+  // as the fluid. The coupling is explicit, as SPlisHSPlasH's with Akinci boundaries: a body's response to
+  // the fluid's push is not in the solves, which see it move at v_b^n while it ends the step at v_b^{n+1};
+  // the next step's solves correct the dt^2 a_b that leaves. (A body much lighter than the water it moves
+  // would need it inside: the added-mass instability of explicit coupling.)
   template <typename Kernel>
-  void sum_floating_forces(const Kernel& kernel, float dt) {
+  void sum_body_forces(const Kernel& kernel, float dt) {
     FluidState<Exec>& s = fluid_;
     const float dt_divergence = dfsph_.divergence_solve ? s.status.dt_s : 0.0f;
-    s.solids.sum_floating_forces(
+    s.solids.sum_forces(
         DfsphWallReaction<Kernel>{kernel, s.params, s.grid, s.fluid_view(), s.density.data(),
                                   q_divergence_sum_.data(), q_density_sum_.data(), dt_divergence, dt},
         s.grid, s.boundary_view());

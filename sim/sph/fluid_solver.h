@@ -136,6 +136,10 @@ class FluidSolver {
   void set_gauges(const std::vector<GaugeProbe>& probes) {
     gauge_count_ = std::uint32_t(probes.size());
     gauge_values_count_ = gauge_value_total(probes);
+    std::vector<std::uint32_t> gauged;
+    for (const GaugeProbe& probe : probes)
+      if (probe.kind == GaugeKind::force) gauged.push_back(probe.solid);
+    fluid_.solids.set_force_gauges(gauged);
     if (gauge_count_ == 0) return;
     host_probes_ = probes;
     fluid_.exec.upload(gauge_probes_, probes, "gauge probes");
@@ -163,12 +167,10 @@ class FluidSolver {
     fluid_.exec.for_each(gauge_count_, [=] SURGE_LAMBDA(std::uint32_t g) {
       sample_gauge(kernel, p, grid, fields, probes[g], values);
     });
-    // Force and body gauges are the solids' sums, a pass over each solid's particles (solid_bodies.h).
-    const FluidFields fluid{fields.fluid, fields.velocity, fields.density, fields.pressure};
+    // Force and body gauges read the solids' sums of the last step, which every solver makes with its own
+    // reaction to its wall terms (solid_bodies.h).
     for (const GaugeProbe& probe : host_probes_) {
-      if (probe.kind == GaugeKind::force)
-        fluid_.solids.sample_force(WcsphWallReaction<Kernel>{kernel, p, grid, fluid}, probe.solid,
-                                   values + probe.first_value);
+      if (probe.kind == GaugeKind::force) fluid_.solids.sample_force(probe.solid, values + probe.first_value);
       if (probe.kind == GaugeKind::body) fluid_.solids.sample_body(probe.solid, values + probe.first_value);
     }
   }

@@ -10,7 +10,8 @@
 //     W_ib
 // (MM13 eqs. 12, 14)
 // with the artificial pressure s_corr = -k (W(r_ij) / W(dq))^n against particle clumping (MM13 eq. 13), dq a
-// fraction of the support (of 2 spacings, for wider supports: pbf_position_correction).
+// fraction of the support (of 2 spacings, for wider supports: pbf_position_correction); k is 0 by default,
+// for s_corr carries part of the water's weight where the walls do not feel it (solver_parameters.h).
 // Walls: as in the DFSPH solver (dfsph_physics.h), a wall particle takes the fluid particle's pressure
 // carried hydrostatically, which in lambda terms (p = -rho0 lambda / dt^2) is lambda_b = lambda_i + dt^2 g .
 // r_ib: the wall term is V_b (lambda_i + lambda_b) grad W_ib, and its gravity part joins the prediction as an

@@ -6,12 +6,14 @@
 //
 //   place            at the start of a step: x_k = c + R(q) r_k, v_k = v + omega x (x_k - c), then the wall
 //                    particles sorted by cell into the solver's boundary arrays
-//   sum_forces       the fluid's force and torque on each floating body, and the contacts with other solids
-//                    and the walls; reduced per body where the particles live. The fluid's force on a body
-//                    particle is the reaction to the wall terms the solver's own passes gave the fluid: a
-//                    callable the solver hands in, (x_b, v_b, V_b) -> F_b (WCSPH's force pass:
-//                    WcsphWallReaction; DFSPH's solves: DfsphWallReaction; PBF's position corrections, summed
-//                    over its iterations through add_fluid_forces: pbf_physics.h)
+//   sum_forces       the fluid's force and torque on each floating body and each body a force gauge
+//                    reads, and the floating ones' contacts with other solids and the walls; reduced per body
+//                    where the particles live. The fluid's force on a body particle is the reaction to the
+//                    wall terms the solver's own passes gave the fluid: a callable the solver hands in,
+//                    (x_b, v_b, V_b) -> F_b (WCSPH's force pass: WcsphWallReaction; DFSPH's solves:
+//                    DfsphWallReaction; PBF's position corrections, summed over its iterations through
+//                    add_fluid_forces: pbf_physics.h). A force gauge reads the fluid's part of the last
+//                    step's sums: the force that moves a floating body, under every solver.
 //   advance          at the end of a step, one thread: prescribed poses at the new time, floating bodies by
 //                    integrate_floating
 //
@@ -75,7 +77,9 @@ class SolidBodies {
     exec.upload(table_, table, "solid motion tables");
     exec.upload(reference_, setup.boundary, "solid bodies");
     exec.allocate(particle_force_, particle_count_);
-    exec.allocate(gauge_sums_, kForceGaugeValues);
+    exec.allocate(fluid_sums_, kForceGaugeValues * bodies_.size());
+    summed_.resize(bodies_.size());
+    set_force_gauges({});
     if (moving_) {
       exec.allocate(reference_velocity_, boundary_count_);
       exec.allocate(sorted_velocity_, boundary_count_);
@@ -136,17 +140,28 @@ class SolidBodies {
     });
   }
 
-  // The floating bodies' force and torque for this step, into their states: the fluid's, fluid_force(x_b,
-  // v_b, V_b) for each of their particles, and the contacts with the wall particles of `boundary` that are
-  // not their own.
+  // Which bodies a force gauge reads (besides the floating ones, always summed): their fluid force is then
+  // summed every step, as a floating body's.
+  void set_force_gauges(const std::vector<std::uint32_t>& gauged) {
+    for (std::size_t b = 0; b < bodies_.size(); ++b)
+      summed_[b] = bodies_[b].motion.kind == MotionKind::floating;
+    for (std::uint32_t b : gauged) summed_[b] = true;
+  }
+  bool any_summed() const {
+    for (bool summed : summed_)
+      if (summed) return true;
+    return false;
+  }
+
+  // This step's fluid force and moment on every summed body, fluid_force(x_b, v_b, V_b) for each of their
+  // particles; a floating body's state takes them plus the contacts with the wall particles of `boundary`
+  // that are not its own.
   template <typename FluidForce>
-  void sum_floating_forces(const FluidForce& fluid_force, const GridGeometry& grid,
-                           const CellIndexView& boundary) {
-    if (!floating_) return;
+  void sum_forces(const FluidForce& fluid_force, const GridGeometry& grid, const CellIndexView& boundary) {
     for (std::uint32_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].motion.kind != MotionKind::floating) continue;
-      particle_forces(fluid_force, false, grid, &boundary, b);
-      reduce(b, body_sums(b));
+      if (!summed_[b]) continue;
+      particle_forces(fluid_force, false, GridGeometry{}, nullptr, b);
+      finish_sums(b, grid, boundary);
     }
   }
 
@@ -154,24 +169,18 @@ class SolidBodies {
   // iterations): clear_fluid_forces() at the start, add_fluid_forces() after each pass, and
   // sum_added_forces() once the step's passes are done.
   void clear_fluid_forces() {
-    if (!floating_) return;
+    if (!any_summed()) return;
     Vec4f* force = particle_force_.data();
     exec_.for_each(particle_count_, [=] SURGE_LAMBDA(std::uint32_t j) { force[j] = Vec4f{}; });
   }
   template <typename FluidForce>
   void add_fluid_forces(const FluidForce& fluid_force) {
-    if (!floating_) return;
     for (std::uint32_t b = 0; b < bodies_.size(); ++b)
-      if (bodies_[b].motion.kind == MotionKind::floating)
-        particle_forces(fluid_force, true, GridGeometry{}, nullptr, b);
+      if (summed_[b]) particle_forces(fluid_force, true, GridGeometry{}, nullptr, b);
   }
   void sum_added_forces(const GridGeometry& grid, const CellIndexView& boundary) {
-    if (!floating_) return;
-    for (std::uint32_t b = 0; b < bodies_.size(); ++b) {
-      if (bodies_[b].motion.kind != MotionKind::floating) continue;
-      particle_forces(NoFluidForce{}, true, grid, &boundary, b);
-      reduce(b, body_sums(b));
-    }
+    for (std::uint32_t b = 0; b < bodies_.size(); ++b)
+      if (summed_[b]) finish_sums(b, grid, boundary);
   }
 
   // At the end of a step of length dt that reached `time`: prescribed poses at the new time, floating
@@ -203,13 +212,10 @@ class SolidBodies {
     });
   }
 
-  // A force gauge on body b: the fluid's force and moment about the body's reference point now, into
-  // values[0..6) (the executor's side). Contacts are not the fluid's and are left out.
-  template <typename FluidForce>
-  void sample_force(const FluidForce& fluid_force, std::uint32_t b, float* values) {
-    particle_forces(fluid_force, false, GridGeometry{}, nullptr, b);
-    double* sums = gauge_sums_.data();
-    reduce(b, sums);
+  // A force gauge on body b: the fluid's force and moment about the body's reference point over the last
+  // step, into values[0..6) (the executor's side). Contacts are not the fluid's and are left out.
+  void sample_force(std::uint32_t b, float* values) {
+    const double* sums = fluid_sums_.data() + kForceGaugeValues * b;
     exec_.single([=] SURGE_LAMBDA() {
       for (std::uint32_t k = 0; k < kForceGaugeValues; ++k) values[k] = float(sums[k]);
     });
@@ -265,6 +271,15 @@ class SolidBodies {
   // The address of body b's force sums in the states, where reduce() writes them.
   double* body_sums(std::uint32_t b) {
     return reinterpret_cast<double*>(reinterpret_cast<char*>(state_.data() + b) + offsetof(BodyState, force));
+  }
+
+  // Body b's fluid force, as particle_force_ holds it, into fluid_sums_; a floating body's state takes it
+  // plus the contacts.
+  void finish_sums(std::uint32_t b, const GridGeometry& grid, const CellIndexView& boundary) {
+    reduce(b, fluid_sums_.data() + kForceGaugeValues * b);
+    if (bodies_[b].motion.kind != MotionKind::floating) return;
+    particle_forces(NoFluidForce{}, true, grid, &boundary, b);
+    reduce(b, body_sums(b));
   }
 
   // particle_force_[j] for body b's particles: the fluid's, plus contacts when `contacts` is given; added
@@ -337,7 +352,8 @@ class SolidBodies {
   Buffer<Vec4f> sorted_velocity_;
   Buffer<BodyPose> pose_;  // moving bodies only: what download_poses() copies to the host
   Buffer<Vec4f> particle_force_;
-  Buffer<double> gauge_sums_;
+  Buffer<double> fluid_sums_;  // per body: the fluid's force and moment of the last step it was summed
+  std::vector<bool> summed_;   // per body: floating, or read by a force gauge
 };
 
 }  // namespace surge

@@ -130,7 +130,9 @@ constexpr std::array kPbfParameters = {
     PbfSpec{.key = "scorr_k",
             .member = &PbfParameters::scorr_k,
             .range = ValueRange::closed(0, 1),
-            .description = "strength k of the artificial pressure against clumping, as a density excess",
+            .description =
+                "strength k of the artificial pressure against clumping, as a density excess (off by "
+                "default: it carries part of the water's weight past the walls, and solids feel less)",
             .live_for = kPbfOnly,
             .runtime_member = &PbfParameters::scorr_k},
     PbfSpec{.key = "scorr_n",

@@ -29,11 +29,15 @@ struct PbfParameters {
   int iterations = 4;          // constraint iterations per step (MM13 uses 2-4)
   float density_error = 0.0f;  // stop earlier when the average C_i falls below this (fraction); 0 = never
   float relaxation = 1e-3f;    // eps, as a fraction of sum_k |grad_k C_i|^2 of a particle at rest in the bulk
-  float scorr_k = 0.1f;        // artificial pressure strength k (MM13: 0.1)
-  float scorr_n = 4.0f;        // exponent n (MM13: 4)
-  float scorr_dq = 0.2f;       // dq as a fraction of the support radius (MM13: 0.1-0.3 h)
-  float xsph = 0.01f;          // XSPH viscosity c (MM13 eq. 17: 0.01)
-  float vorticity = 0.0f;      // vorticity confinement epsilon [m/s^2 per (1/s)]; 0 = off (MM13 eq. 16)
+  // Artificial pressure strength k (MM13: 0.1). Off by default: C_i is clamped at zero (pbf_physics.h), so
+  // there are no negative pressures for it to cure, and at MM13's 0.1 it carries part of the water's weight
+  // where the walls' terms do not see it (a box under water felt 9-10 % less than its buoyancy, a floating
+  // box rode 10 % deep; tests/sim/moving_solids_test.cpp).
+  float scorr_k = 0.0f;
+  float scorr_n = 4.0f;    // exponent n (MM13: 4)
+  float scorr_dq = 0.2f;   // dq as a fraction of the support radius (MM13: 0.1-0.3 h)
+  float xsph = 0.01f;      // XSPH viscosity c (MM13 eq. 17: 0.01)
+  float vorticity = 0.0f;  // vorticity confinement epsilon [m/s^2 per (1/s)]; 0 = off (MM13 eq. 16)
   // Set at setup from the bulk sum_k |grad_k C_i|^2 =: G of a resting lattice:
   float relaxation_absolute = 0;  // eps = relaxation G [1/m^2]
   float lambda_scale = 0;         // 1 / G [m^2]: the lambda of a unit density excess, the unit of s_corr

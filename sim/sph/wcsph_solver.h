@@ -306,10 +306,10 @@ class WcsphSolver : public FluidSolver<Exec> {
     } else {
       compute_accelerations(kernel);
     }
-    // The floating solids' force and torque: the reaction to the walls' terms just summed (solid_bodies.h).
-    fluid_.solids.sum_floating_forces(
-        WcsphWallReaction<Kernel>{kernel, fluid_.params, fluid_.grid, fluid_fields()}, fluid_.grid,
-        fluid_.boundary_view());
+    // The floating and gauged solids' force and torque: the reaction to the walls' terms just summed
+    // (solid_bodies.h).
+    fluid_.solids.sum_forces(WcsphWallReaction<Kernel>{kernel, fluid_.params, fluid_.grid, fluid_fields()},
+                             fluid_.grid, fluid_.boundary_view());
     exec.end();
 
     exec.begin(Stage::other);

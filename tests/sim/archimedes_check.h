@@ -26,6 +26,7 @@
 #include "sim/backend/simulation_factory.h"
 #include "sim/io/time_schedule.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/gauge.h"
 
 namespace surge {
@@ -138,6 +139,77 @@ z1 = 0.29
       solver_name(solver), mode_name(mode), spacing, a / spacing, 100 * (r.draft_ratio - 1), level_offset,
       r.heavy_bottom, r.heavy_bottom / spacing, r.heavy_speed);
   return r;
+}
+
+// A box 4 spacings a side held fixed under water in a tank 16 spacings wide, 12 deep, with a force gauge on
+// it, run to rest under `solver`: the gauge's average over the last half of the run, and the water the
+// lattice displaced, m g (N_without - N_with) (the box sits on the lattice's sites: its exact volume).
+// Shared by the CPU test (tests/sim/moving_solids_test.cpp) and the GPU one.
+struct FixedBoxForce {
+  double fx = 0, fy = 0, fz = 0, displaced = 0;
+};
+inline FixedBoxForce measure_fixed_box_force(ExecutionMode mode, SolverKind solver,
+                                             const std::string& scene_file) {
+  const auto tank = [](const std::string& solid) {
+    return R"(name = "buoyancy"
+[domain]
+min = [0.0, 0.0, 0.0]
+max = [0.16, 0.16, 0.2]
+walls = ["x-", "x+", "y-", "y+", "z-"]
+[resolution]
+spacing = 0.01
+[fluid]
+viscosity_alpha = 0.1
+speed_of_sound = 10.0
+[[fluid.block]]
+shape = "box"
+min = [0.0, 0.0, 0.0]
+max = [0.16, 0.16, 0.12]
+)" + solid;
+  };
+  Scene scene = parse_scene(tank(R"(
+[[solid]]
+name = "box"
+shape = "box"
+center = [0.08, 0.08, 0.05]
+size = [0.04, 0.04, 0.04]
+[gauges]
+every_time = 0.002
+[[gauge]]
+name = "box"
+type = "force"
+solid = "box"
+)"),
+                            scene_file);
+  scene.solver = solver;  // as the CLI's --solver: the WCSPH keys above stay unread
+  const SphSetup without = build_setup(parse_scene(tank(""), scene_file));
+  const std::size_t with = build_setup(scene).fluid.size();
+  auto sim = make_simulation(scene, mode, {});
+  EXPECT_TRUE(sim->set_gauges(gauge_probes(scene.gauges)));
+  // WCSPH's c0 = 10 m/s rings down in 0.15 s; the incompressible solvers' larger steps make a longer run
+  // cheap, and their water sloshes longer (averaged over [0.8, 1.6] s: a few periods of the tank's first
+  // sloshing mode, about 0.3 s).
+  const double end = solver == SolverKind::wcsph ? 0.3 : 1.6;
+  FixedBoxForce f;
+  long samples = 0;
+  run_sampling(*sim, end, 0.5 * end, 0.002, [&](const std::vector<float>& v, double) {
+    f.fx += v[0];
+    f.fy += v[1];
+    f.fz += v[2];
+    ++samples;
+  });
+  EXPECT_GT(samples, 50);
+  if (samples == 0) return f;
+  f.fx /= double(samples);
+  f.fy /= double(samples);
+  f.fz /= double(samples);
+  f.displaced = double(without.params.gravity.z) * -1.0 * without.params.particle_mass *
+                double(without.fluid.size() - with);
+  std::printf(
+      "%s %s: fixed box under water: F_z %.4f N, the lattice's displaced water %.4f N (%+.2f %%); "
+      "F_x %.4f N, F_y %.4f N\n",
+      solver_name(solver), mode_name(mode), f.fz, f.displaced, 100 * (f.fz / f.displaced - 1), f.fx, f.fy);
+  return f;
 }
 
 }  // namespace surge

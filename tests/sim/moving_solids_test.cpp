@@ -1,6 +1,7 @@
 // Moving and floating solids (sim/sph/body_motion.h, sim/sph/solid_bodies.h, read_solids.cpp): the
 // prescribed motions' closed forms agree with their own velocities; the scene keys read and each mistake
-// names its line and key; a fixed sphere in a tank at rest feels the buoyancy rho g V (the force gauge); a
+// names its line and key; a fixed sphere in a tank at rest feels the buoyancy rho g V (the force gauge), and
+// so does a fixed box under each fluid solver; a
 // floating box of half the water's density settles at half its height under water and one of 1.5 times
 // sinks to the floor (Archimedes); a turning paddle gives the water angular momentum of its own sign.
 #include <gtest/gtest.h>
@@ -295,6 +296,26 @@ solid = "ball"
   EXPECT_LT(std::fabs(fy), 0.02 * displaced);
 }
 
+// A fixed box held under water, under each fluid solver (archimedes_check.h): the force gauge reads the
+// step's reaction to the solver's own wall terms, the force that moves a floating body, and at rest that is
+// the buoyancy of the water the lattice displaced, with no sideways force. Measured (2-core machine,
+// 2026-12-03): WCSPH -1.13 % over [0.15, 0.3] s, sideways 0.02 % of it; PBF -0.28 % over [0.8, 1.6] s
+// (-1.00 % over [0.4, 0.8] s), sideways 0.3 %; both held to 3 %, as the fixed sphere. DFSPH's water in this
+// tank does not come to rest: averages over [0.15, 0.3], [0.4, 0.8] and [0.8, 1.6] s read +2.15, +6.51 and
+// +3.57 %, with sideways forces of 3-3.6 % of the buoyancy over the last; it is held to 7 % and 5 % sideways,
+// which a wall term missing its gravity part or counted once instead of twice would still fail by far. PBF
+// with MM13's artificial pressure (scorr_k = 0.1, the default before) read -10.3 % over [0.15, 0.3] s and
+// -9.1 % over [0.4, 0.8] s: the cause of its floating box's 10 % (solver_parameters.h).
+TEST(MovingSolids, AFixedBoxFeelsItsBuoyancyUnderEverySolver) {
+  for (SolverKind solver : {SolverKind::wcsph, SolverKind::dfsph, SolverKind::pbf}) {
+    const FixedBoxForce f = measure_fixed_box_force(ExecutionMode::cpu, solver, kSceneFile);
+    const bool settles = solver != SolverKind::dfsph;
+    EXPECT_NEAR(f.fz / f.displaced, 1.0, settles ? 0.03 : 0.07) << solver_name(solver);
+    EXPECT_LT(std::fabs(f.fx), (settles ? 0.03 : 0.05) * f.displaced) << solver_name(solver);
+    EXPECT_LT(std::fabs(f.fy), (settles ? 0.03 : 0.05) * f.displaced) << solver_name(solver);
+  }
+}
+
 // Archimedes (tests/sim/archimedes_check.h) at 8 spacings a side: the light box's draft within 3 % of a/2
 // over [1, 2] s. Measured on the CPU (2-core machine, 2026-12-03): -2.5 % (and -1.0 % in a run that differs
 // only by rounding: the pool's sloshing does not repeat), of which the level gauge's offset from the
@@ -317,10 +338,12 @@ TEST(MovingSolids, ArchimedesFloatsHalfAndSinksOneAndAHalf) {
 // bodies take the reaction to DFSPH's solves and to PBF's position corrections (dfsph_physics.h,
 // pbf_physics.h). Measured on the 2-core machine, 2026-12-03: DFSPH's light box draft +4.47 % from a/2 (the
 // WCSPH test's 5 % holds), its heavy box's bottom -0.30 spacings (pressed into the floor's contact springs),
-// 1.5 cm/s on average; 3.6 min of CPU time (2 threads). PBF's draft +11.4 %, the heavy box +0.42 spacings
-// above the floor at 1.4 cm/s; 5.0 min of CPU time. Not understood yet: PBF's four constraint iterations
-// leave its water compressible, the likely cause (unchecked). 15 % holds what it does, and the 5 % target is
-// the disabled test below.
+// 1.5 cm/s on average; 3.6 min of CPU time (2 threads); +2.23 % on the merged tree with the body's own
+// lattice. PBF's draft -0.42 %, its heavy box +0.42 spacings above the floor at 1.1 cm/s; 4.2 min of CPU
+// time. PBF read +10.2 % (+11.4 % before the body's own lattice) while MM13's artificial pressure was on by
+// default (scorr_k = 0.1): it carries part of the water's weight, which the walls' terms do not see (a box
+// held under water felt 9-10 % less than its buoyancy: AFixedBoxFeelsItsBuoyancyUnderEverySolver; why it is
+// off now: solver_parameters.h). PBF holds the WCSPH test's 3 %.
 TEST(MovingSolids, ArchimedesUnderDfsph) {
   const double spacing = 0.01;
   const ArchimedesResult r = measure_archimedes(ExecutionMode::cpu, spacing, kSceneFile, SolverKind::dfsph);
@@ -333,15 +356,9 @@ TEST(MovingSolids, ArchimedesUnderPbf) {
   const double spacing = 0.01;
   const ArchimedesResult r = measure_archimedes(ExecutionMode::cpu, spacing, kSceneFile, SolverKind::pbf);
   ASSERT_GT(r.samples, 100);
-  EXPECT_NEAR(r.draft_ratio, 1.0, 0.15);
+  EXPECT_NEAR(r.draft_ratio, 1.0, 0.03);
   EXPECT_LT(std::fabs(r.heavy_bottom), 0.5 * spacing);
   EXPECT_LT(r.heavy_speed, 0.1);
-}
-// Not met (+11.4 % measured, above): PBF within the WCSPH test's 5 %.
-TEST(MovingSolids, DISABLED_ArchimedesUnderPbfWithinFivePercent) {
-  const ArchimedesResult r = measure_archimedes(ExecutionMode::cpu, 0.01, kSceneFile, SolverKind::pbf);
-  ASSERT_GT(r.samples, 100);
-  EXPECT_NEAR(r.draft_ratio, 1.0, 0.05);
 }
 
 // Momentum goes where it should: a box of half the water's density let go under water rises, and the water
@@ -351,9 +368,11 @@ TEST(MovingSolids, DISABLED_ArchimedesUnderPbfWithinFivePercent) {
 // refilled by water twice its mass), so the system's centre of mass sinks. A reaction of the wrong sign, or
 // none, fails the first check; a body that took momentum the fluid did not lose, the second. (WCSPH's
 // coupling is the one these solvers follow; its start from an uncompressed lattice rings for longer.)
-// Measured: DFSPH's water -1.64 times the box's momentum, PBF's -2.91. In a narrower tank (0.12 m, three
-// spacings beside the box) PBF's box barely rose in 0.1 s (+0.0017 kg m/s) and its water moved up against
-// the held run (+0.0105): there the lattice's settling outweighs the box, which is not understood yet.
+// Measured: DFSPH's water -1.64 times the box's momentum, PBF's -2.91; again on 2026-12-03, once PBF's
+// s_corr was off by default, PBF -1.50 and DFSPH (which s_corr does not touch) -1.34. In a narrower tank
+// (0.12 m, three spacings beside the box) PBF's box barely rose in 0.1 s (+0.0017 kg m/s) and its water moved
+// up against the held run (+0.0105): there the lattice's settling outweighs the box, which is not understood
+// yet.
 TEST(MovingSolids, ASubmergedLightBoxRisesAndTheWaterMovesDown) {
   const auto tank = [](const std::string& motion) {
     return R"(name = "rising"

@@ -423,7 +423,7 @@ TEST(ParseExportFormat, RejectsOthersWithAClearMessage) {
       ADD_FAILURE() << "expected std::invalid_argument for '" << name << "'";
     } catch (const std::invalid_argument& error) {
       EXPECT_EQ(std::string(error.what()),
-                "unknown export format '" + name + "': expected vtk, ply, surface or obj");
+                "unknown export format '" + name + "': expected vtk, ply, surface, obj or vdb");
     }
   }
 }

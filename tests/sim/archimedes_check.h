@@ -148,10 +148,11 @@ z1 = 0.29
 struct FixedBoxForce {
   double fx = 0, fy = 0, fz = 0, displaced = 0;
 };
-inline FixedBoxForce measure_fixed_box_force(ExecutionMode mode, SolverKind solver,
-                                             const std::string& scene_file) {
-  const auto tank = [](const std::string& solid) {
-    return R"(name = "buoyancy"
+
+// A tank 16 spacings wide with water 12 deep, and `solid` (TOML: a solid and its force gauge, or "") in it: the
+// scene of the fixed-body buoyancy tests.
+inline std::string buoyancy_tank(const std::string& solid) {
+  return R"(name = "buoyancy"
 [domain]
 min = [0.0, 0.0, 0.0]
 max = [0.16, 0.16, 0.2]
@@ -166,7 +167,11 @@ shape = "box"
 min = [0.0, 0.0, 0.0]
 max = [0.16, 0.16, 0.12]
 )" + solid;
-  };
+}
+
+inline FixedBoxForce measure_fixed_box_force(ExecutionMode mode, SolverKind solver,
+                                             const std::string& scene_file) {
+  const auto tank = buoyancy_tank;
   Scene scene = parse_scene(tank(R"(
 [[solid]]
 name = "box"

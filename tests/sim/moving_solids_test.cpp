@@ -237,23 +237,7 @@ TEST(MovingSolids, ATimeTableIsReadAndItsMistakesNameTheirCsvLine) {
 // sites setup left out for it, m g (N_without - N_with), which the gauge must read within 3 %; the sphere's
 // exact volume, rho0 g V, differs from that by the lattice's staircase (printed).
 TEST(MovingSolids, AFixedSphereFeelsItsBuoyancy) {
-  const auto tank = [](const std::string& solid) {
-    return R"(name = "buoyancy"
-[domain]
-min = [0.0, 0.0, 0.0]
-max = [0.16, 0.16, 0.2]
-walls = ["x-", "x+", "y-", "y+", "z-"]
-[resolution]
-spacing = 0.01
-[fluid]
-viscosity_alpha = 0.1
-speed_of_sound = 10.0
-[[fluid.block]]
-shape = "box"
-min = [0.0, 0.0, 0.0]
-max = [0.16, 0.16, 0.12]
-)" + solid;
-  };
+  const auto tank = buoyancy_tank;
   const Scene scene = parse_scene(tank(R"(
 [[solid]]
 name = "ball"

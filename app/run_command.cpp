@@ -116,10 +116,7 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
       ->check(CLI::IsMember({"vtk", "ply", "surface", "obj", "vdb"}))
       ->check(CLI::Validator(
           [](std::string& name) -> std::string {
-            return name == "vdb" && !vdb_export_available()
-                       ? "vdb: this build has no OpenVDB (install libopenvdb-dev and libboost-dev, then "
-                         "configure again)"
-                       : "";
+            return name == "vdb" && !vdb_export_available() ? std::string("vdb: ") + kNoOpenVdb : "";
           },
           "", "OpenVDB"));
   CLI::Option* every = run->add_option("--every", options.every,

@@ -380,13 +380,10 @@ ExportFormat parse_export_format(const std::string& name) {
   if (name == "obj") return ExportFormat::obj;
   if (name == "vdb") {
     if (!vdb_export_available())
-      throw std::invalid_argument(
-          "export format 'vdb': this build has no OpenVDB (install libopenvdb-dev and libboost-dev, then "
-          "configure again)");
+      throw std::invalid_argument(std::string("export format 'vdb': ") + kNoOpenVdb);
     return ExportFormat::vdb;
   }
-  throw std::invalid_argument("unknown export format '" + name +
-                              "': expected vtk, ply, surface, obj or vdb");
+  throw std::invalid_argument("unknown export format '" + name + "': expected vtk, ply, surface, obj or vdb");
 }
 
 FrameExporter::FrameExporter(std::filesystem::path directory, std::string name,

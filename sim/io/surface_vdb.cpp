@@ -18,7 +18,9 @@ namespace surge {
 
 #if SURGE_HAVE_OPENVDB
 
-bool vdb_export_available() { return true; }
+bool vdb_export_available() {
+  return true;
+}
 
 void write_surface_vdb(const std::filesystem::path& path, const FluidSurface& surface, double voxel_size,
                        double time_s, long step) {
@@ -49,19 +51,18 @@ void write_surface_vdb(const std::filesystem::path& path, const FluidSurface& su
 
   // io::Stream writes the same archive io::File reads (Blender and Houdini open it as a file), into the
   // exporters' atomic writer: a full disk leaves no half-written .vdb.
-  write_file_atomically(path, [&](std::ostream& out) {
-    openvdb::io::Stream(out).write(openvdb::GridCPtrVec{grid});
-  });
+  write_file_atomically(
+      path, [&](std::ostream& out) { openvdb::io::Stream(out).write(openvdb::GridCPtrVec{grid}); });
 }
 
 #else
 
-bool vdb_export_available() { return false; }
+bool vdb_export_available() {
+  return false;
+}
 
 void write_surface_vdb(const std::filesystem::path& path, const FluidSurface&, double, double, long) {
-  throw std::runtime_error("cannot write '" + path.string() +
-                           "': this build has no OpenVDB (install libopenvdb-dev and libboost-dev, then "
-                           "configure again)");
+  throw std::runtime_error("cannot write '" + path.string() + "': " + kNoOpenVdb);
 }
 
 #endif

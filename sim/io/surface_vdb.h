@@ -9,8 +9,10 @@
 
 namespace surge {
 
-// Whether this build writes OpenVDB files.
+// Whether this build writes OpenVDB files; what every place that refuses the format without it says.
 bool vdb_export_available();
+inline constexpr const char* kNoOpenVdb =
+    "this build has no OpenVDB (install libopenvdb-dev and libboost-dev, then configure again)";
 
 // The grid Surge writes: a float grid of class "level set" named kVdbSurfaceGrid, the signed distance to
 // the surface mesh (negative inside the water), over a narrow band of kVdbHalfWidth voxels each side of the

@@ -20,10 +20,10 @@ __global__ void __launch_bounds__(kGravityTile)
   out[i] = make_vec4(a * gravitational_constant, 0.0f);
 }
 
-// Each thread sums the pull on kBodiesPerThread bodies (first, first + kGravityTile, ...): every body read from
-// the tile serves that many sums, so the shared-memory load and the loop's own instructions are spread over
-// that many pairs, and the independent sums give the pipelines work to overlap (register tiling). The price
-// is kBodiesPerThread times fewer threads: too few to fill the GPU at small n (launch_all_pairs_tiled).
+// Each thread sums the pull on kBodiesPerThread bodies (first, first + kGravityTile, ...): every body read
+// from the tile serves that many sums, so the shared-memory load and the loop's own instructions are spread
+// over that many pairs, and the independent sums give the pipelines work to overlap (register tiling). The
+// price is kBodiesPerThread times fewer threads: too few to fill the GPU at small n (launch_all_pairs_tiled).
 template <int kBodiesPerThread, bool kMayCoincide>
 __global__ void __launch_bounds__(kGravityTile)
     all_pairs_tiled_kernel(const Body<float>* __restrict__ bodies, std::uint32_t n,

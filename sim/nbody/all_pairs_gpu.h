@@ -20,10 +20,13 @@ inline constexpr int kGravityTile = 256;  // bodies per shared-memory tile = thr
 
 // Bodies each thread of the tiled kernel sums: two while that still leaves kGravityEnoughThreads threads,
 // else one. Measured on the H200 (docs/perf/2026-12-03-nbody-register-tiling.md): two per thread is 0.7-1.1 %
-// faster than one from 131,072 bodies up; four is no faster than two at 1M and up to 3 % slower below, and
-// at 65,536 bodies anything but one is slower (too few warps left to hide the pipelines' latency).
+// faster than one from 131,072 bodies up; four is no faster than two at 1M, 2-4 % slower at 262,144 and
+// 524,288 bodies and 32 % slower at 131,072, and at 65,536 bodies anything but one is slower (too few warps
+// left to hide the pipelines' latency).
 inline constexpr std::uint32_t kGravityEnoughThreads = 65536;
-constexpr int gravity_bodies_per_thread(std::uint32_t n) { return n >= 2 * kGravityEnoughThreads ? 2 : 1; }
+constexpr int gravity_bodies_per_thread(std::uint32_t n) {
+  return n >= 2 * kGravityEnoughThreads ? 2 : 1;
+}
 
 // out[i].xyz = G * sum_j pull of j on i; out[i].w = 0. softening 0 selects the guarded pair form.
 void launch_all_pairs_naive(const Body<float>* d_bodies, std::uint32_t n, float gravitational_constant,

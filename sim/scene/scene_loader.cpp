@@ -184,8 +184,7 @@ void read_output(const TableReader& output, Scene& scene) {
   }
   if (auto formats = output.distinct_names("formats", kFormats)) {
     if (std::find(formats->begin(), formats->end(), "vdb") != formats->end() && !vdb_export_available())
-      output.fail("formats", "\"vdb\" needs OpenVDB, which this build has not (install libopenvdb-dev and "
-                             "libboost-dev, then configure again)");
+      output.fail("formats", std::string("\"vdb\": ") + kNoOpenVdb);
     scene.formats = *formats;
   }
   if (output.has("every") && output.has("every_time")) {

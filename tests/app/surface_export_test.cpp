@@ -69,7 +69,8 @@ TEST_F(SurfaceExport, GrainsHaveNoSurfaceToMesh) {
       run({"run", SURGE_SOURCE_DIR "/scenes/granular_column.toml", "--backend", "cpu", "--steps", "5",
            "--every", "5", "--export", "surface", "--out", "out", "--quiet"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("export formats surface, obj and vdb mesh a fluid's surface"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("export formats surface, obj and vdb mesh a fluid's surface"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
 }
 
@@ -79,9 +80,15 @@ bool starts_like_vdb(const std::string& bytes) {
 }
 
 TEST_F(SurfaceExport, EveryFrameGetsItsLevelSetAsOpenVdb) {
-  const std::vector<std::string> args = {"run", SURGE_SOURCE_DIR "/scenes/dam_break.toml", "--backend", "cpu",
-                                         "--threads", "2", "--particles", "2000", "--steps", "40", "--every",
-                                         "20", "--export", "vdb", "--out", "out", "--quiet"};
+  const std::vector<std::string> args = {"run",         SURGE_SOURCE_DIR "/scenes/dam_break.toml",
+                                         "--backend",   "cpu",
+                                         "--threads",   "2",
+                                         "--particles", "2000",
+                                         "--steps",     "40",
+                                         "--every",     "20",
+                                         "--export",    "vdb",
+                                         "--out",       "out",
+                                         "--quiet"};
   const SurgeResult r = run(args);
 #if SURGE_HAVE_OPENVDB
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -125,7 +125,8 @@ TEST(NbodyGpuAllPairs, TwoBodiesAThreadSumWhatOneDoes) {
   for (std::uint32_t i = 0; i < n; i += 500) {
     Vec3d a{};
     for (const Body<double>& body : all) add_pair_acceleration(all[i].x, body, 1e-4, a);
-    const Vec3d d{double(tiled.field[i].x) - a.x, double(tiled.field[i].y) - a.y, double(tiled.field[i].z) - a.z};
+    const Vec3d d{double(tiled.field[i].x) - a.x, double(tiled.field[i].y) - a.y,
+                  double(tiled.field[i].z) - a.z};
     worst = std::max(worst, std::sqrt(dot(d, d) / dot(a, a)));
     ++checked;
   }

@@ -8,8 +8,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <iostream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <tuple>
@@ -262,7 +262,8 @@ TEST(RenderInterop, MovingSolidsCostOnlyTheirPosesPerFrame) {
       "shape = \"mesh\"\nfile = \"../assets/meshes/paddle.obj\"\ncenter = [0.25, 0.25, 0.08]\n";
   const std::size_t blade = text.find(mesh_blade);
   ASSERT_NE(blade, std::string::npos) << "scenes/paddle_mixer.toml no longer has its mesh paddle";
-  text.replace(blade, mesh_blade.size(), "shape = \"box\"\nmin = [0.13, 0.235, 0.02]\nmax = [0.37, 0.265, 0.14]\n");
+  text.replace(blade, mesh_blade.size(),
+               "shape = \"box\"\nmin = [0.13, 0.235, 0.02]\nmax = [0.37, 0.265, 0.14]\n");
   const Scene scene = parse_scene(text, SURGE_SOURCE_DIR "/scenes/paddle_mixer.toml");
   render::HeadlessGlContext context(0);
   ASSERT_TRUE(context.on_cuda_device()) << context.description();

@@ -149,8 +149,8 @@ struct FixedBoxForce {
   double fx = 0, fy = 0, fz = 0, displaced = 0;
 };
 
-// A tank 16 spacings wide with water 12 deep, and `solid` (TOML: a solid and its force gauge, or "") in it: the
-// scene of the fixed-body buoyancy tests.
+// A tank 16 spacings wide with water 12 deep, and `solid` (TOML: a solid and its force gauge, or "") in it:
+// the scene of the fixed-body buoyancy tests.
 inline std::string buoyancy_tank(const std::string& solid) {
   return R"(name = "buoyancy"
 [domain]

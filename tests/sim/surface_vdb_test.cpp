@@ -33,7 +33,8 @@ struct Ball {
     for (int k = 0; k < 25; ++k)
       for (int j = 0; j < 25; ++j)
         for (int i = 0; i < 25; ++i) {
-          const Vec3f x{(float(i) + 0.5f) * spacing, (float(j) + 0.5f) * spacing, (float(k) + 0.5f) * spacing};
+          const Vec3f x{(float(i) + 0.5f) * spacing, (float(j) + 0.5f) * spacing,
+                        (float(k) + 0.5f) * spacing};
           if (length_squared(x - center) < radius * radius) points.push_back(make_vec4(x, 0.0f));
         }
     return points;
@@ -134,10 +135,11 @@ TEST(SurfaceVdb, ABallOfParticlesReadsBackAsTheLevelSetOfItsSurfaceMesh) {
   const double grid_volume = openvdb::tools::levelSetVolume(*grid);
   const double mesh_volume = signed_volume(surface.mesh);
   EXPECT_NEAR(grid_volume / mesh_volume, 1.0, 0.01);
-  std::printf("vdb ball: %llu active voxels of %.4f m, zero crossing within %.3f voxels of the mesh over 26 "
-              "rays, distance gain %.3f per voxel, volume %.5f of the mesh's\n",
-              static_cast<unsigned long long>(grid->activeVoxelCount()), voxel, largest_miss / voxel, step_gain,
-              grid_volume / mesh_volume);
+  std::printf(
+      "vdb ball: %llu active voxels of %.4f m, zero crossing within %.3f voxels of the mesh over 26 "
+      "rays, distance gain %.3f per voxel, volume %.5f of the mesh's\n",
+      static_cast<unsigned long long>(grid->activeVoxelCount()), voxel, largest_miss / voxel, step_gain,
+      grid_volume / mesh_volume);
 }
 
 TEST(SurfaceVdb, AnUnwritableDirectoryIsAnErrorNamingTheFileAndLeavesNothing) {

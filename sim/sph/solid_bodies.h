@@ -1,11 +1,16 @@
 // The scene's solids as bodies in an SPH run, written once for every executor and every SPH solver: each
 // [[solid]] is a body (body_motion.h) whose boundary particles sit among the walls' (SphSetup::boundary). A
 // fixed solid's particles never move; a moving or floating one's are placed at their body's pose every step,
-// and then all wall particles are indexed again (a second cell index, the executor's boundary index), so
-// every solver's wall loops see them where they are, with their velocities.
+// and then the wall particles are indexed again, so every solver's wall loops see them where they are, with
+// their velocities.
 //
 //   place            at the start of a step: x_k = c + R(q) r_k, v_k = v + omega x (x_k - c), then the wall
-//                    particles sorted by cell into the solver's boundary arrays
+//                    particles sorted by cell into the solver's boundary arrays. The walls and fixed solids
+//                    (most of the wall particles) are sorted once, at the first place; a step sorts only the
+//                    moving bodies' particles (the executor's boundary index) and merges the two sorted
+//                    runs by cell. Within a cell both keep the setup's order, so the merged arrays are those
+//                    a stable sort of all wall particles gives, and a step costs a pass over the walls
+//                    instead of a sort of them (docs/perf/2026-12-03-solids-cost.md).
 //   sum_forces       the fluid's force and torque on each floating body and each body a force gauge
 //                    reads, and the floating ones' contacts with other solids and the walls; reduced per body
 //                    where the particles live. The fluid's force on a body particle is the reaction to the
@@ -20,6 +25,7 @@
 // The body states stay where the particles are: on the GPU nothing crosses the bus but gauge values.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -89,7 +95,36 @@ class SolidBodies {
       exec.upload(reference_body_, body_at, "solid bodies");
       exec.allocate(sorted_body_, boundary_count_);
       exec.allocate(pose_, bodies_.size());
+      split_static_and_moving(setup, body_at);
     }
+  }
+
+  // Which wall particles a step moves (body_at: each wall particle's body, or kNoBody): the moving bodies'
+  // particles, listed in setup order, and the rest, whose setup indices sort_static() sorts by cell.
+  void split_static_and_moving(const SphSetup& setup, const std::vector<std::uint32_t>& body_at) {
+    const auto moves = [&](std::uint32_t body) {
+      return body != kNoBody && bodies_[body].motion.kind != MotionKind::fixed;
+    };
+    std::vector<std::uint32_t> static_index, moving_particle(particle_count_);
+    for (std::uint32_t r = 0; r < boundary_count_; ++r)
+      if (!moves(body_at[r])) static_index.push_back(r);
+    for (std::uint32_t j = 0; j < particle_count_; ++j) moving_particle[j] = j;
+    std::erase_if(moving_particle, [&](std::uint32_t j) { return !moves(setup.solids.body[j]); });
+    std::sort(moving_particle.begin(), moving_particle.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return setup.solids.boundary_index[a] < setup.solids.boundary_index[b];
+    });
+    static_count_ = std::uint32_t(static_index.size());
+    moving_count_ = std::uint32_t(moving_particle.size());
+    exec_.upload(static_setup_index_, static_index, "solid bodies");
+    exec_.upload(moving_particle_, moving_particle, "solid bodies");
+    exec_.allocate(static_position_, static_count_);
+    exec_.allocate(static_body_, static_count_);
+    exec_.allocate(static_key_, static_count_);
+    exec_.allocate(moving_position_, moving_count_);
+  }
+  static bool same_grid(const GridGeometry& a, const GridGeometry& b) {
+    return a.origin.x == b.origin.x && a.origin.y == b.origin.y && a.origin.z == b.origin.z &&
+           a.cell_size == b.cell_size && a.nx == b.nx && a.ny == b.ny && a.nz == b.nz;
   }
 
   std::size_t count() const { return bodies_.size(); }
@@ -100,7 +135,7 @@ class SolidBodies {
 
   // The wall particles' cell starts and velocities once place() has run; null while no solid moves (then
   // the setup's sorted walls and their index stand).
-  const std::uint32_t* cell_start() const { return moving_ ? exec_.boundary_cell_start() : nullptr; }
+  const std::uint32_t* cell_start() const { return moving_ ? merged_start_.data() : nullptr; }
   const Vec4f* velocities() const { return moving_ ? sorted_velocity_.data() : nullptr; }
 
   // Moves the solids' particles to their bodies' poses and sorts all wall particles by cell into `boundary`
@@ -114,30 +149,13 @@ class SolidBodies {
   }
   // place() at the poses of placed_state_.
   void place_walls(const GridGeometry& grid, Buffer<Vec4f>& boundary) {
-    const BodyState* state = placed_state_.data();
-    const Vec4f* offset = offset_.data();
-    const std::uint32_t* member = member_.data();
-    const std::uint32_t* body_of = body_of_.data();
-    Vec4f* reference = reference_.data();
-    Vec4f* reference_velocity = reference_velocity_.data();
-    exec_.for_each(particle_count_, [=] SURGE_LAMBDA(std::uint32_t j) {
-      const BodyState& s = state[body_of[j]];
-      const Vec3f x = body_point(s, xyz(offset[j]));
-      reference[member[j]] = make_vec4(x, offset[j].w);
-      reference_velocity[member[j]] = make_vec4(body_point_velocity(s, x), 0.0f);
-    });
-    exec_.build_boundary_index(grid, reference_, boundary_count_);
-    const std::uint32_t* order = exec_.boundary_sorted_order();
-    const std::uint32_t* reference_body = reference_body_.data();
-    Vec4f* sorted = boundary.data();
-    Vec4f* sorted_velocity = sorted_velocity_.data();
-    std::uint32_t* sorted_body = sorted_body_.data();
-    exec_.for_each(boundary_count_, [=] SURGE_LAMBDA(std::uint32_t k) {
-      const std::uint32_t r = order[k];
-      sorted[k] = reference[r];
-      sorted_velocity[k] = reference_velocity[r];
-      sorted_body[k] = reference_body[r];
-    });
+    if (!static_sorted_ || !same_grid(grid, static_grid_)) {
+      place_bodies(particle_count_, nullptr);  // fixed solids too, once
+      sort_static(grid);
+    }
+    place_bodies(moving_count_, moving_particle_.data());
+    exec_.build_boundary_index(grid, moving_position_, moving_count_);
+    merge_static_and_moving(grid, boundary);
   }
 
   // Which bodies a force gauge reads (besides the floating ones, always summed): their fluid force is then
@@ -315,6 +333,117 @@ class SolidBodies {
     });
   }
 
+  // Body particles at their bodies' placed poses, into reference_ and reference_velocity_: the first `count`
+  // body particles, or those `which` lists (then also into moving_position_, in the list's order).
+  void place_bodies(std::uint32_t count, const std::uint32_t* which) {
+    const BodyState* state = placed_state_.data();
+    const Vec4f* offset = offset_.data();
+    const std::uint32_t* member = member_.data();
+    const std::uint32_t* body_of = body_of_.data();
+    Vec4f* reference = reference_.data();
+    Vec4f* reference_velocity = reference_velocity_.data();
+    Vec4f* listed_position = moving_position_.data();
+    exec_.for_each(count, [=] SURGE_LAMBDA(std::uint32_t i) {
+      const std::uint32_t j = which != nullptr ? which[i] : i;
+      const BodyState& s = state[body_of[j]];
+      const Vec3f x = body_point(s, xyz(offset[j]));
+      const Vec4f placed = make_vec4(x, offset[j].w);
+      reference[member[j]] = placed;
+      reference_velocity[member[j]] = make_vec4(body_point_velocity(s, x), 0.0f);
+      if (which != nullptr) listed_position[i] = placed;
+    });
+  }
+
+  // The wall particles that never move (walls, fixed solids) sorted by cell, stably, with their setup
+  // indices, bodies and cell keys, and their cells' starts: the first run of every later merge.
+  void sort_static(const GridGeometry& grid) {
+    Buffer<Vec4f> unsorted;
+    exec_.allocate(unsorted, static_count_);
+    const Vec4f* reference = reference_.data();
+    const std::uint32_t* unsorted_index = static_setup_index_.data();
+    Vec4f* gathered = unsorted.data();
+    exec_.for_each(static_count_,
+                   [=] SURGE_LAMBDA(std::uint32_t k) { gathered[k] = reference[unsorted_index[k]]; });
+    exec_.build_boundary_index(grid, unsorted, static_count_);
+    const std::uint32_t* order = exec_.boundary_sorted_order();
+    const std::uint32_t* reference_body = reference_body_.data();
+    Buffer<std::uint32_t> sorted_index;
+    exec_.allocate(sorted_index, static_count_);
+    Vec4f* position = static_position_.data();
+    std::uint32_t* index = sorted_index.data();
+    std::uint32_t* body = static_body_.data();
+    std::uint32_t* key = static_key_.data();
+    const GridGeometry g = grid;
+    exec_.for_each(static_count_, [=] SURGE_LAMBDA(std::uint32_t k) {
+      position[k] = gathered[order[k]];
+      index[k] = unsorted_index[order[k]];
+      body[k] = reference_body[index[k]];
+      key[k] = g.key_of(xyz(position[k]));
+    });
+    std::swap(static_setup_index_, sorted_index);
+    exec_.allocate(static_start_, std::size_t(grid.cell_count()) + 1);
+    exec_.allocate(merged_start_, std::size_t(grid.cell_count()) + 1);
+    const std::uint32_t* start = exec_.boundary_cell_start();
+    std::uint32_t* static_start = static_start_.data();
+    exec_.for_each(grid.cell_count() + 1, [=] SURGE_LAMBDA(std::uint32_t c) { static_start[c] = start[c]; });
+    static_grid_ = grid;
+    static_sorted_ = true;
+  }
+
+  // The wall arrays (positions into `boundary`, velocities, bodies, cell starts) as one stable sort of all
+  // wall particles by cell would leave them: the static run and this step's sorted moving particles (the
+  // executor's boundary index), merged cell by cell. In a cell each run holds its particles in setup order,
+  // so a particle's place is its cell's merged start, plus its place in its own run's cell, plus the other
+  // run's particles of the cell with a smaller setup index (a few: a binary search or a short scan).
+  void merge_static_and_moving(const GridGeometry& grid, Buffer<Vec4f>& boundary) {
+    const std::uint32_t* moving_order = exec_.boundary_sorted_order();
+    const std::uint32_t* moving_start = exec_.boundary_cell_start();
+    const std::uint32_t* static_start = static_start_.data();
+    std::uint32_t* merged_start = merged_start_.data();
+    exec_.for_each(grid.cell_count() + 1, [=] SURGE_LAMBDA(std::uint32_t c) {
+      merged_start[c] = static_start[c] + moving_start[c];
+    });
+    const std::uint32_t* moving_particle = moving_particle_.data();
+    const std::uint32_t* member = member_.data();
+    Vec4f* sorted = boundary.data();
+    Vec4f* sorted_velocity = sorted_velocity_.data();
+    std::uint32_t* sorted_body = sorted_body_.data();
+    const Vec4f* static_position = static_position_.data();
+    const std::uint32_t* static_index = static_setup_index_.data();
+    const std::uint32_t* static_body = static_body_.data();
+    const std::uint32_t* static_key = static_key_.data();
+    exec_.for_each(static_count_, [=] SURGE_LAMBDA(std::uint32_t k) {
+      const std::uint32_t c = static_key[k], index = static_index[k];
+      std::uint32_t before = 0;  // moving particles of cell c earlier in setup order
+      for (std::uint32_t m = moving_start[c]; m < moving_start[c + 1]; ++m, ++before)
+        if (member[moving_particle[moving_order[m]]] > index) break;
+      const std::uint32_t at = merged_start[c] + (k - static_start[c]) + before;
+      sorted[at] = static_position[k];
+      sorted_velocity[at] = Vec4f{};
+      sorted_body[at] = static_body[k];
+    });
+    const Vec4f* moving_position = moving_position_.data();
+    const Vec4f* reference_velocity = reference_velocity_.data();
+    const std::uint32_t* body_of = body_of_.data();
+    const GridGeometry g = grid;
+    exec_.for_each(moving_count_, [=] SURGE_LAMBDA(std::uint32_t m) {
+      const std::uint32_t i = moving_order[m], j = moving_particle[i], index = member[j];
+      const std::uint32_t c = g.key_of(xyz(moving_position[i]));
+      std::uint32_t low = static_start[c], high = static_start[c + 1];  // first static index > ours
+      while (low < high) {
+        const std::uint32_t mid = low + (high - low) / 2;
+        if (static_index[mid] < index)
+          low = mid + 1;
+        else
+          high = mid;
+      }
+      const std::uint32_t at = merged_start[c] + (m - moving_start[c]) + (low - static_start[c]);
+      sorted[at] = moving_position[i];
+      sorted_velocity[at] = reference_velocity[index];
+      sorted_body[at] = body_of[j];
+    });
+  }
+
   // Force and torque about the body's reference point, summed over body b's particles, into sums[0..6).
   void reduce(std::uint32_t b, double* sums) {
     const std::uint32_t first = bodies_[b].first, count = bodies_[b].count;
@@ -351,6 +480,18 @@ class SolidBodies {
   Buffer<std::uint32_t> reference_body_, sorted_body_;
   Buffer<Vec4f> sorted_velocity_;
   Buffer<BodyPose> pose_;  // moving bodies only: what download_poses() copies to the host
+  // The two runs of the wall index (moving bodies only; merge_static_and_moving). Static: the wall particles
+  // of no moving body, sorted by cell at the first place(), with their setup indices, bodies, cell keys and
+  // cells' starts. Moving: the body particles of the moving bodies in setup order and where this step put
+  // them.
+  std::uint32_t static_count_ = 0, moving_count_ = 0;
+  bool static_sorted_ = false;
+  GridGeometry static_grid_;
+  Buffer<Vec4f> static_position_;
+  Buffer<std::uint32_t> static_setup_index_, static_body_, static_key_, static_start_;
+  Buffer<std::uint32_t> moving_particle_;  // body particle indices j
+  Buffer<Vec4f> moving_position_;
+  Buffer<std::uint32_t> merged_start_;
   Buffer<Vec4f> particle_force_;
   Buffer<double> fluid_sums_;  // per body: the fluid's force and moment of the last step it was summed
   std::vector<bool> summed_;   // per body: floating, or read by a force gauge

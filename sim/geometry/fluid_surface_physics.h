@@ -40,6 +40,14 @@ struct SurfaceNodeGrid {
   SURGE_HD Vec3f node(int i, int j, int k) const {
     return {origin.x + cell * float(i), origin.y + cell * float(j), origin.z + cell * float(k)};
   }
+  // The inverse of index(): a GPU thread's node.
+  struct Coordinates {
+    int i, j, k;
+  };
+  SURGE_HD Coordinates coordinates(std::size_t index) const {
+    const std::size_t row = index / std::size_t(nx);
+    return {int(index % std::size_t(nx)), int(row % std::size_t(ny)), int(row / std::size_t(ny))};
+  }
 };
 
 // Everything the field is sampled with, made on the host from the particles' bounds.

@@ -186,12 +186,13 @@ FluidSurface GpuFluidSurfaceMesher::extract(const Vec4f* d_positions, std::uint3
   quad_offset_.resize(node_count + 1);
   launch("count_outputs", node_count + 1, stream, count_outputs, field_.data(), nodes, vertex_offset_.data(),
          quad_offset_.data());
+  // Both scans are of node_count + 1 counts: one size of scratch serves them.
+  SURGE_CUDA_CHECK(
+      cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, vertex_offset_.data(), node_count + 1, stream));
+  if (scratch_bytes > scan_scratch_.size()) scan_scratch_.resize(scratch_bytes);
   for (DeviceBuffer<std::uint32_t>* offsets : {&vertex_offset_, &quad_offset_}) {
-    SURGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scratch_bytes, offsets->data(), offsets->data(),
-                                                   node_count + 1, stream));
-    if (scratch_bytes > scan_scratch_.size()) scan_scratch_.resize(scratch_bytes);
     SURGE_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(scan_scratch_.data(), scratch_bytes, offsets->data(),
-                                                   offsets->data(), node_count + 1, stream));
+                                                   node_count + 1, stream));
   }
   host_totals_.resize(2);
   read_back_start = std::chrono::steady_clock::now();

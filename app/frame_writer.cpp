@@ -57,13 +57,20 @@ void FrameWriter::write_if_due(const StepStatus& status) {
     return;
   }
   const auto start = std::chrono::steady_clock::now();
-  simulation_.download(frame_);
+  // A GPU backend meshes the surface where the particles are; they are downloaded only for particle formats.
+  FluidSurface surface;
+  const bool meshed =
+      serial_->writes_surface() && simulation_.mesh_fluid_surface(serial_->surface_settings(), surface);
+  if (serial_->writes_particles() || !meshed)
+    simulation_.download(frame_);
+  else
+    frame_.resize(0);
   serial_times_.snapshot_s += seconds_since(start);
   // The frame is stamped from the status the caller already holds, so file times match the progress shown.
   frame_.step = status.step;
   frame_.time_s = status.time_s;
   const auto write_start = std::chrono::steady_clock::now();
-  serial_->write(frame_);
+  serial_->write(frame_, meshed ? &surface : nullptr);
   serial_times_.writer_s += seconds_since(write_start);
   serial_times_.frames_written = serial_->frames_written() - frames_before_;
 }

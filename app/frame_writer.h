@@ -42,7 +42,8 @@ class FrameWriter {
   FrameSeriesState state();
   // Files of an earlier run's series that the first frame replaced (FrameExporter); read after finish().
   std::size_t stale_files_removed() const;
-  // Serial: snapshot_s is the download, writer_s the formatting and writing, both on the stepping thread.
+  // Serial: snapshot_s is the download (and a GPU backend's surface mesh), writer_s the formatting and
+  // writing, both on the stepping thread.
   ExportTimes times() const;
   // Seconds the stepping thread spent on exports: what the run lost to them.
   double seconds_spent() const { return times().stepping_thread_s() + (serial_ ? times().writer_s : 0.0); }

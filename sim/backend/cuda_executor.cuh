@@ -28,6 +28,7 @@
 #include "sim/core/max_keys.h"
 #include "sim/core/pinned_buffer.h"
 #include "sim/core/tally.h"
+#include "sim/geometry/fluid_surface_gpu.h"
 #include "sim/index/cell_index_gpu.h"
 #include "sim/index/neighbor_loop.h"
 
@@ -141,6 +142,13 @@ class CudaExecutor {
     snapshots_.begin(slot, arrays, stream_);
   }
   void finish_snapshot(std::size_t slot, ParticleFrame& frame) { snapshots_.finish(slot, frame, ledger_); }
+
+  // The fluid's surface mesh of the n particles at d_positions (Simulation::mesh_fluid_surface), made on
+  // this stream behind the steps; only the finished mesh crosses the bus, and the ledger records it.
+  FluidSurface mesh_fluid_surface(const Vec4f* d_positions, std::uint32_t n,
+                                  const FluidSurfaceSettings& settings) {
+    return surface_mesher_.extract(d_positions, n, settings, stream_, ledger_);
+  }
 
   template <typename F>
   void for_each(std::uint32_t n, const F& f) {
@@ -407,7 +415,8 @@ class CudaExecutor {
   std::size_t used_ = 0;
   bool stage_open_ = false;
   StageTimes times_;
-  DeviceFrameSnapshots snapshots_;  // destroyed first: waits for copies still in flight
+  GpuFluidSurfaceMesher surface_mesher_;  // its buffers are allocated on the first mesh and kept
+  DeviceFrameSnapshots snapshots_;        // destroyed first: waits for copies still in flight
 };
 
 }  // namespace surge

@@ -22,6 +22,7 @@
 #include "sim/core/stage_times.h"
 #include "sim/core/step_status.h"
 #include "sim/core/transfer_ledger.h"
+#include "sim/geometry/fluid_surface.h"
 #include "sim/index/index_build.h"
 #include "sim/sph/force_pass.h"
 #include "sim/sph/gauge.h"
@@ -85,6 +86,16 @@ class Simulation {
   // backend's particles live on the host; the caller then uses download().
   virtual bool copy_to_device_buffers(const DeviceParticleTargets& targets) {
     (void)targets;
+    return false;
+  }
+  // The fluid's surface mesh (sim/geometry/fluid_surface.h) made where the particles live, from the
+  // particles as the steps issued so far leave them: on the GPU backends by the device mesher
+  // (sim/geometry/fluid_surface_gpu.h), so only the mesh crosses the bus (the ledger's "surface mesh" and
+  // "surface mesh sizes"). Waits. Returns false where the particles live on the host: the caller meshes a
+  // download with extract_fluid_surface.
+  virtual bool mesh_fluid_surface(const FluidSurfaceSettings& settings, FluidSurface& surface) {
+    (void)settings;
+    (void)surface;
     return false;
   }
   // Sets the stirring hand (sim/sph/sph_setup.h) for the following steps; radius 0 turns it off.

@@ -92,6 +92,20 @@ class SolverSimulation : public Interface {
   bool copy_to_device_buffers(const DeviceParticleTargets& targets) override {
     return solver_.copy_to_device_buffers(targets);
   }
+  // On a device executor the mesher runs on the executor's stream, behind the steps.
+  bool mesh_fluid_surface(const FluidSurfaceSettings& settings, FluidSurface& surface) override {
+    if constexpr (requires(const Vec4f* positions) {
+                    exec_.mesh_fluid_surface(positions, 0u, settings);
+                    solver_.particle_arrays();
+                  }) {
+      solver_.status();  // waits; a GPU solver with an emitter learns its active count from it
+      const ParticleArrays particles = solver_.particle_arrays();
+      surface = exec_.mesh_fluid_surface(particles.position, std::uint32_t(particles.count), settings);
+      return true;
+    } else {
+      return Interface::mesh_fluid_surface(settings, surface);
+    }
+  }
   StageTimes stage_times() override { return exec_.stage_times(); }
   std::vector<NamedValue> neighbor_census() override {
     if constexpr (requires { solver_.neighbor_census(); }) {

@@ -7,8 +7,8 @@
 // that the surface crosses, at the mean of the points where it crosses the cube's edges, and a quad for
 // every grid edge it crosses, joining the four cubes around that edge. Every edge of the mesh joins exactly
 // two faces, so the mesh is closed; its triangles face outwards; normals are the field's gradient, which is
-// smoother than the faces'. The CPU computes it (OpenMP over grid slices); the GPU backends download the
-// positions for it.
+// smoother than the faces'. This computes it on the CPU (OpenMP over grid slices); the GPU backends mesh
+// their particles on the device with the same formulas (fluid_surface_physics.h, fluid_surface_gpu.h).
 #pragma once
 
 #include <cstddef>

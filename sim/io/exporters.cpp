@@ -512,7 +512,17 @@ std::vector<std::filesystem::path> FrameExporter::files() const {
   return files;
 }
 
-void FrameExporter::write(const ParticleFrame& frame) {
+bool FrameExporter::writes_particles() const {
+  return std::any_of(formats_.begin(), formats_.end(), [](ExportFormat format) {
+    return format == ExportFormat::vtk || format == ExportFormat::ply;
+  });
+}
+
+bool FrameExporter::writes_surface() const {
+  return std::any_of(formats_.begin(), formats_.end(), meshes_surface);
+}
+
+void FrameExporter::write(const ParticleFrame& frame, const FluidSurface* made_surface) {
   // Made here rather than in the constructor, so an exporter that never writes leaves no trace on disk.
   // A run replaces its own series: frames an earlier run of the same name left (a longer one leaves more)
   // would otherwise lie beside the new .pvd, looking like part of this run.
@@ -529,12 +539,14 @@ void FrameExporter::write(const ParticleFrame& frame) {
   const std::filesystem::path vtp = frame_file(directory_, name_, number, ExportFormat::vtk);
   std::vector<std::filesystem::path> written;
   try {
-    std::optional<FluidSurface> surface;  // meshed once for every surface format
+    std::optional<FluidSurface> meshed_here;  // meshed once for every surface format
+    const FluidSurface* surface = made_surface;
     for (const ExportFormat format : formats_) {
       const std::filesystem::path file = frame_file(directory_, name_, number, format);
       if (format == ExportFormat::vtk) write_vtp(file, frame, position_w_);
       if (format == ExportFormat::ply) write_ply(file, frame, position_w_);
-      if (meshes_surface(format) && !surface) surface = extract_fluid_surface(frame.position, surface_);
+      if (meshes_surface(format) && surface == nullptr)
+        surface = &meshed_here.emplace(extract_fluid_surface(frame.position, surface_));
       if (format == ExportFormat::surface) write_surface_ply(file, *surface, frame.time_s, frame.step);
       if (format == ExportFormat::obj) write_surface_obj(file, *surface, frame.time_s, frame.step);
       // The level set's voxels are the cells the mesh was extracted on: finer would resolve nothing more.

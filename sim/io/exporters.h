@@ -71,7 +71,15 @@ class FrameExporter {
   // The series' entries are read back from the .pvd (the exporter holds none: its memory does not grow
   // with the frame count).
   FrameSeriesState state() const;
-  void write(const ParticleFrame& frame);  // creates the directory on first use
+  // Creates the directory on first use. The surface formats mesh frame.position on the CPU
+  // (extract_fluid_surface), unless `surface` is the frame's mesh already made where the particles live
+  // (Simulation::mesh_fluid_surface, on the GPU); the particle formats read the frame's particles.
+  void write(const ParticleFrame& frame, const FluidSurface* surface = nullptr);
+  // Whether there are particle formats (vtk, ply): without them, and with the mesh made elsewhere, write()
+  // reads only the frame's time and step.
+  bool writes_particles() const;
+  bool writes_surface() const;  // surface formats (surface, obj, vdb)
+  const FluidSurfaceSettings& surface_settings() const { return surface_; }
   int frames_written() const { return frames_written_; }
   // Files of an earlier run's series removed before the first frame.
   std::size_t stale_files_removed() const { return stale_files_removed_; }

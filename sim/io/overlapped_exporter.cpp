@@ -57,8 +57,16 @@ void OverlappedExporter::submit(const StepStatus& status) {
   }
   // Outside the lock: the writer may finish another slot meanwhile. This slot is ours until queued.
   const auto start = Clock::now();
+  QueuedFrame frame{slot, status.step, status.time_s, true, std::nullopt};
   try {
-    simulation_.begin_download(slot);
+    // exporter_'s formats and settings never change: reading them here races with nothing the writer does.
+    if (exporter_.writes_surface()) {
+      FluidSurface surface;
+      if (simulation_.mesh_fluid_surface(exporter_.surface_settings(), surface))
+        frame.surface = std::move(surface);
+    }
+    frame.particles = exporter_.writes_particles() || !frame.surface;
+    if (frame.particles) simulation_.begin_download(slot);
   } catch (...) {
     std::lock_guard lock(mutex_);
     slot_in_use_[slot] = false;
@@ -69,7 +77,7 @@ void OverlappedExporter::submit(const StepStatus& status) {
   {
     std::lock_guard lock(mutex_);
     times_.snapshot_s += snapshot_s;
-    queue_.push_back({slot, status.step, status.time_s});
+    queue_.push_back(std::move(frame));
   }
   changed_.notify_all();
 }
@@ -98,16 +106,19 @@ void OverlappedExporter::write_frames() {
       std::unique_lock lock(mutex_);
       changed_.wait(lock, [&] { return !queue_.empty() || stopping_; });
       if (queue_.empty()) return;  // stopping, and everything queued is written
-      next = queue_.front();
+      next = std::move(queue_.front());
       queue_.pop_front();
     }
     const auto start = Clock::now();
     try {
-      simulation_.finish_download(next.slot, frame_);
+      if (next.particles)
+        simulation_.finish_download(next.slot, frame_);
+      else
+        frame_.resize(0);
       frame_.step = next.step;
       frame_.time_s = next.time_s;
       if (before_write_) before_write_();
-      exporter_.write(frame_);
+      exporter_.write(frame_, next.surface ? &*next.surface : nullptr);
     } catch (const std::exception& error) {
       // The run stops here: later frames are not written, so the series on disk ends at the last good one.
       std::lock_guard lock(mutex_);

@@ -6,6 +6,9 @@
 // moment. The queue is bounded: with `queue_depth` frames snapshotted but not yet on disk, the stepping
 // thread waits, and that wait is measured. A write error stops the writer (no later frame is written, no
 // temporary file is left) and is rethrown to the stepping thread at its next submit() or finish().
+// A backend whose particles live on the GPU meshes the surface formats' surface there, on the stepping
+// thread at submit() (Simulation::mesh_fluid_surface: it waits for the steps and the mesher, and only the
+// mesh crosses the bus); its particles are then snapshotted only for particle formats (vtk, ply).
 #pragma once
 
 #include <condition_variable>
@@ -14,6 +17,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -24,11 +28,12 @@ namespace surge {
 
 // Where an export's time went. The stepping thread's share is what a run loses to exporting.
 struct ExportTimes {
-  int frames_written = 0;   // by this run (a resumed run's series holds more)
-  double snapshot_s = 0.0;  // stepping thread: begin_download (a host copy on the CPU; queuing on the GPU)
-  double blocked_s = 0.0;   // stepping thread: waiting for a place in the full queue
-  double drain_s = 0.0;     // stepping thread: waiting at the end for the queued frames to be written
-  double writer_s = 0.0;    // writer thread: waiting for each snapshot, formatting and writing, summed
+  int frames_written = 0;  // by this run (a resumed run's series holds more)
+  // stepping thread: begin_download (a host copy on the CPU; queuing on the GPU) and a GPU surface mesh
+  double snapshot_s = 0.0;
+  double blocked_s = 0.0;  // stepping thread: waiting for a place in the full queue
+  double drain_s = 0.0;    // stepping thread: waiting at the end for the queued frames to be written
+  double writer_s = 0.0;   // writer thread: waiting for each snapshot, formatting and writing, summed
   double stepping_thread_s() const { return snapshot_s + blocked_s + drain_s; }
   double writer_s_per_frame() const { return frames_written > 0 ? writer_s / frames_written : 0.0; }
 };
@@ -63,6 +68,8 @@ class OverlappedExporter {
     std::size_t slot;
     long step;
     double time_s;
+    bool particles;                       // begin_download(slot) was called
+    std::optional<FluidSurface> surface;  // made where the particles live
   };
   void write_frames();  // the writer thread
   void rethrow_writer_error_locked();

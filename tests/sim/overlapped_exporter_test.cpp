@@ -226,5 +226,69 @@ TEST_F(OverlappedExport, QueueDepthIsChecked) {
                std::invalid_argument);
 }
 
+// A CPU simulation that meshes "where its particles live", as the GPU backends do (Simulation::
+// mesh_fluid_surface), with a mesh of its own (one triangle) so that the files show whose mesh they hold,
+// and that counts the downloads.
+class MeshingSimulation : public Simulation {
+ public:
+  explicit MeshingSimulation(std::unique_ptr<Simulation> inner) : inner_(std::move(inner)) {}
+  std::string backend_name() const override { return inner_->backend_name(); }
+  std::size_t fluid_count() const override { return inner_->fluid_count(); }
+  std::size_t boundary_count() const override { return inner_->boundary_count(); }
+  void step() override { inner_->step(); }
+  StepStatus status() override { return inner_->status(); }
+  void download(ParticleFrame& frame) override {
+    ++downloads;
+    inner_->download(frame);
+  }
+  StageTimes stage_times() override { return inner_->stage_times(); }
+  void reset_timers() override { inner_->reset_timers(); }
+  std::vector<NamedValue> parameters() const override { return inner_->parameters(); }
+  bool mesh_fluid_surface(const FluidSurfaceSettings&, FluidSurface& surface) override {
+    ++meshes;
+    surface = {};
+    surface.mesh.vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    surface.mesh.triangles = {{0, 1, 2}};
+    surface.normals.assign(3, {0, 0, 1});
+    return true;
+  }
+  int downloads = 0, meshes = 0;
+
+ private:
+  std::unique_ptr<Simulation> inner_;
+};
+
+TEST_F(OverlappedExport, ASimulationThatMeshesWhereItsParticlesLiveIsNotDownloadedForSurfaces) {
+  MeshingSimulation simulation(cpu_simulation());
+  const FluidSurfaceSettings settings{.spacing = setup_.params.spacing};
+  {
+    OverlappedExporter surfaces(simulation,
+                                FrameExporter(dir_ / "surface", "run", {ExportFormat::surface}, settings), 2);
+    surfaces.submit(simulation.status());
+    surfaces.finish();
+  }
+  EXPECT_EQ(simulation.meshes, 1);
+  EXPECT_EQ(simulation.downloads, 0) << "the particles were downloaded for a surface-only export";
+  const std::string ply = file_bytes(dir_ / "surface" / "run_surface_000000.ply");
+  EXPECT_NE(ply.find("element vertex 3\n"), std::string::npos) << "not the simulation's mesh";
+  EXPECT_NE(ply.find("element face 1\n"), std::string::npos);
+
+  // With a particle format beside it, the particles are downloaded once and the surface is still its.
+  {
+    OverlappedExporter both(
+        simulation, FrameExporter(dir_ / "both", "run", {ExportFormat::ply, ExportFormat::surface}, settings),
+        2);
+    both.submit(simulation.status());
+    both.finish();
+  }
+  EXPECT_EQ(simulation.meshes, 2);
+  EXPECT_EQ(simulation.downloads, 1);
+  EXPECT_NE(file_bytes(dir_ / "both" / "run_surface_000000.ply").find("element vertex 3\n"),
+            std::string::npos);
+  EXPECT_NE(file_bytes(dir_ / "both" / "run_000000.ply")
+                .find("element vertex " + std::to_string(setup_.fluid.size())),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace surge

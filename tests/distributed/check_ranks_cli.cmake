@@ -2,7 +2,7 @@
 # (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
 # a one-process run), a feature the ranks cannot share is refused by name with exit 2, and the bench
 # reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
-# is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
+# runs and writes its series with the grains' radius; n-body is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
 # -DSURGE=... -DMPIEXEC=... (empty without MPI) -DSOURCE_DIR=... -DWORK=...
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -116,9 +116,46 @@ endif()
 foreach(figure "(pbf)" "halo:" "refresh:" "efficiency:")
   expect_contains("${out}" "${figure}" "pbf bench on 2 ranks")
 endforeach()
-execute_process(COMMAND ${mpirun} ${SURGE} run ${SOURCE_DIR}/scenes/granular_column.toml --steps 2
+# DEM on 2 ranks: the granular column writes its series, the grains' radius with it, and every grain is in
+# one piece of each frame.
+set(grains_scene ${SOURCE_DIR}/scenes/granular_column.toml)
+execute_process(COMMAND ${SURGE} run ${grains_scene} --backend cpu --particles 1000 --steps 1 --every 1
+                        --out ${WORK}/one_dem --quiet
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "dem, one process: exit ${rc}\n${out}\n${err}")
+endif()
+file(READ ${WORK}/one_dem/granular_column_000000.vtp header LIMIT 4000)
+string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+set(grains ${CMAKE_MATCH_1})
+execute_process(COMMAND ${mpirun} ${SURGE} run ${grains_scene} --particles 1000 --steps 200 --every 100
+                        --out ${WORK}/dem
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "mpirun -np 2 surge run (dem): exit ${rc}\n${out}\n${err}")
+endif()
+foreach(part "dem, MPI (2 ranks)" "${grains} grains" "halo:")
+  expect_contains("${out}" "${part}" "dem on 2 ranks")
+endforeach()
+file(READ ${WORK}/dem/granular_column_000002.pvtp parallel)
+expect_contains("${parallel}" "Name=\"radius\"" "the dem .pvtp")
+string(REGEX MATCHALL "Piece Source=\"[^\"]+\"" pieces "${parallel}")
+set(total 0)
+foreach(piece IN LISTS pieces)
+  string(REGEX REPLACE "Piece Source=\"([^\"]+)\"" "\\1" file "${piece}")
+  file(READ ${WORK}/dem/${file} header LIMIT 4000)
+  string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+  math(EXPR total "${total} + ${CMAKE_MATCH_1}")
+  expect_contains("${header}" "Name=\"radius\"" "${file}")
+endforeach()
+if(NOT total EQUAL grains)
+  message(FATAL_ERROR "the dem's last frame: its pieces hold ${total} grains, one process ${grains}")
+endif()
+
+# n-body is not split (a distributed tree is another project): refused by name.
+execute_process(COMMAND ${mpirun} ${SURGE} run ${SOURCE_DIR}/scenes/kepler.toml --steps 2
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2)
-  message(FATAL_ERROR "dem on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
+  message(FATAL_ERROR "nbody on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
 endif()
-expect_contains("${err}" "solver dem" "dem on 2 ranks")
+expect_contains("${err}" "solver nbody" "nbody on 2 ranks")

@@ -35,10 +35,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 [[noreturn]] void refuse(const std::string& feature) {
   throw InputError(feature +
                    " cannot run over several ranks yet (docs/multi-rank.md): run it as one process");

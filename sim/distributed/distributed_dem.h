@@ -42,12 +42,9 @@ class DistributedDem final : public DistributedFluid {
   DistributedDem(Communicator& comm, const DemSetup& setup, DistributedOptions options = {});
 
   void step() override;
-  StepStatus status() const override { return status_; }
   // Density: the grain's material density; pressure: its mean contact stress (as one process exports).
   ParticleFrame owned_frame() const override;
   std::size_t owned_count() const override { return owned_.size(); }
-  const SlabDecomposition& slabs() const override { return slabs_; }
-  const DistributedFigures& figures() const override { return figures_; }
   // None: the contact history's figures (DemSolver::named_figures) would count the halo copies' contacts.
   std::vector<NamedValue> solver_figures() const override { return {}; }
   // This rank's owned grains after the last step, with their spin (zero without rotation).
@@ -65,7 +62,6 @@ class DistributedDem final : public DistributedFluid {
   Communicator& comm_;
   DistributedOptions options_;
   float halo_width_;  // one contact reach, 2 r_max [m]
-  SlabDecomposition slabs_;
   TransferLedger ledger_;
   CpuExecutor exec_;
   std::unique_ptr<DemSolver<CpuExecutor>> solver_;
@@ -73,9 +69,7 @@ class DistributedDem final : public DistributedFluid {
   std::vector<std::uint8_t> is_owned_;  // by creation id, for the grains in the solver this step
   HaloLinks halo_links_;                // unused: the contact pass needs no refresh
   MigratingHistory migrating_history_ = MigratingHistory::carried;
-  StepStatus status_;
   long long steps_ = 0;
-  DistributedFigures figures_;
 };
 
 }  // namespace surge

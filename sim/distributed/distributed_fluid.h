@@ -5,6 +5,7 @@
 #pragma once
 
 #include <bit>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -45,21 +46,32 @@ struct DistributedFigures {
   int rebalances = 0;                 // load balances that moved a cut
 };
 
-// What the commands see of a distributed run, whichever solver runs it.
+// What the commands see of a distributed run, whichever solver runs it. The driver's step keeps the slabs,
+// the figures and the status here.
 class DistributedFluid {
  public:
   virtual ~DistributedFluid() = default;
   virtual void step() = 0;
   // The clock and dt (the same on every rank) and the first instability any rank found.
-  virtual StepStatus status() const = 0;
+  StepStatus status() const { return status_; }
   // This rank's owned particles after the last step.
   virtual ParticleFrame owned_frame() const = 0;
   virtual std::size_t owned_count() const = 0;
-  virtual const SlabDecomposition& slabs() const = 0;
-  virtual const DistributedFigures& figures() const = 0;
+  const SlabDecomposition& slabs() const { return slabs_; }
+  const DistributedFigures& figures() const { return figures_; }
   // The solver's figures of the last step (DFSPH's and PBF's iterations: the same on every rank).
   virtual std::vector<NamedValue> solver_figures() const = 0;
+
+ protected:
+  SlabDecomposition slabs_;
+  DistributedFigures figures_;
+  StepStatus status_;
 };
+
+// The drivers' clock: what the exchange and the solver's work took [s].
+inline double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // The first slabs, along the domain's longest axis: cut evenly, or to balance `positions`. Every rank
 // passes the same whole setup, so every rank computes the same cuts without communicating.

@@ -12,10 +12,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 void refuse_unshared_features(const SphSetup& setup) {
   const auto refuse = [](const std::string& feature) {
     throw std::invalid_argument(feature + " cannot run over several ranks yet (docs/multi-rank.md): run it " +

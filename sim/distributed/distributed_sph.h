@@ -73,11 +73,8 @@ class DistributedSph final : public DistributedFluid {
                  const Settings& settings = {});
 
   void step() override;
-  StepStatus status() const override { return status_; }
   ParticleFrame owned_frame() const override;
   std::size_t owned_count() const override { return owned_.size(); }
-  const SlabDecomposition& slabs() const override { return slabs_; }
-  const DistributedFigures& figures() const override { return figures_; }
   std::vector<NamedValue> solver_figures() const override { return solver_->named_figures(); }
   const Solver& solver() const { return *solver_; }
   Communicator& communicator() { return comm_; }
@@ -93,7 +90,6 @@ class DistributedSph final : public DistributedFluid {
   Communicator& comm_;
   DistributedOptions options_;
   float halo_width_;  // 2 supports [m]
-  SlabDecomposition slabs_;
   TransferLedger ledger_;
   CpuExecutor exec_;
   std::unique_ptr<Solver> solver_;
@@ -106,10 +102,8 @@ class DistributedSph final : public DistributedFluid {
   bool halo_slots_found_ = false;
   std::vector<std::uint32_t> slot_of_id_;
   std::vector<std::vector<std::uint32_t>> send_slots_, receive_slots_;
-  StepStatus status_;
   long long steps_ = 0;
   double hook_seconds_ = 0;  // the collectives inside the step (maxima, refreshes, averages): exchange
-  DistributedFigures figures_;
 };
 
 extern template class DistributedSph<WcsphSolver<CpuExecutor>>;

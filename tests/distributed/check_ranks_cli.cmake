@@ -27,21 +27,33 @@ endif()
 
 set(mpirun ${MPIEXEC} -np 2 --oversubscribe)
 
-# The one-process count to compare with.
-execute_process(COMMAND ${SURGE} run ${scene} --backend cpu --steps 1 --every 1 --out ${WORK}/one --quiet
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "one process: exit ${rc}\n${out}\n${err}")
-endif()
-file(READ ${WORK}/one/dam_break_000000.vtp header LIMIT 4000)
-string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
-set(particles ${CMAKE_MATCH_1})
+# The particle count of a one-process run of `scene_file` (named `name`) with the extra arguments after it,
+# into `count`: what the ranks' pieces must add up to.
+function(one_process_count scene_file name count)
+  execute_process(COMMAND ${SURGE} run ${scene_file} --backend cpu ${ARGN} --steps 1 --every 1
+                          --out ${WORK}/one_${name} --quiet
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${name}, one process: exit ${rc}\n${out}\n${err}")
+  endif()
+  file(READ ${WORK}/one_${name}/${name}_000000.vtp header LIMIT 4000)
+  string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+  set(${count} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
 
-execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --steps 60 --every 30 --out ${WORK}/ranks
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge run: exit ${rc}\n${out}\n${err}")
-endif()
+# `surge ARGN` on 2 ranks, which must succeed; its standard output into `output`.
+function(surge_on_2_ranks output)
+  execute_process(COMMAND ${mpirun} ${SURGE} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    list(JOIN ARGN " " command)
+    message(FATAL_ERROR "mpirun -np 2 surge ${command}: exit ${rc}\n${out}\n${err}")
+  endif()
+  set(${output} "${out}" PARENT_SCOPE)
+endfunction()
+
+one_process_count(${scene} dam_break particles)
+
+surge_on_2_ranks(out run ${scene} --steps 60 --every 30 --out ${WORK}/ranks)
 expect_contains("${out}" "MPI (2 ranks)" "run on 2 ranks")
 expect_contains("${out}" "imbalance:" "run on 2 ranks")
 
@@ -85,55 +97,29 @@ if(EXISTS ${WORK}/refused)
   message(FATAL_ERROR "a refused run created its output directory")
 endif()
 
-execute_process(COMMAND ${mpirun} ${SURGE} bench ${scene} --steps 10 --warmup 2 --particles 2000
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge bench: exit ${rc}\n${out}\n${err}")
-endif()
+surge_on_2_ranks(out bench ${scene} --steps 10 --warmup 2 --particles 2000)
 foreach(figure "halo:" "exchange:" "imbalance:" "efficiency:")
   expect_contains("${out}" "${figure}" "bench on 2 ranks")
 endforeach()
 message(STATUS "${out}")
 
 # DFSPH and PBF (--solver) on 2 ranks: their iterations refresh the halo, and the reports say so.
-execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --solver dfsph --particles 2000 --steps 10 --every 10
-                        --out ${WORK}/dfsph
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge run --solver dfsph: exit ${rc}\n${out}\n${err}")
-endif()
+surge_on_2_ranks(out run ${scene} --solver dfsph --particles 2000 --steps 10 --every 10 --out ${WORK}/dfsph)
 foreach(part "dfsph, MPI (2 ranks)" "refresh:" "density_iterations")
   expect_contains("${out}" "${part}" "dfsph on 2 ranks")
 endforeach()
 if(NOT EXISTS ${WORK}/dfsph/dam_break_000001.pvtp)
   message(FATAL_ERROR "dfsph on 2 ranks wrote no second .pvtp frame")
 endif()
-execute_process(COMMAND ${mpirun} ${SURGE} bench ${scene} --solver pbf --particles 2000 --steps 5 --warmup 1
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge bench --solver pbf: exit ${rc}\n${out}\n${err}")
-endif()
+surge_on_2_ranks(out bench ${scene} --solver pbf --particles 2000 --steps 5 --warmup 1)
 foreach(figure "(pbf)" "halo:" "refresh:" "efficiency:")
   expect_contains("${out}" "${figure}" "pbf bench on 2 ranks")
 endforeach()
 # DEM on 2 ranks: the granular column writes its series, the grains' radius with it, and every grain is in
 # one piece of each frame.
 set(grains_scene ${SOURCE_DIR}/scenes/granular_column.toml)
-execute_process(COMMAND ${SURGE} run ${grains_scene} --backend cpu --particles 1000 --steps 1 --every 1
-                        --out ${WORK}/one_dem --quiet
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "dem, one process: exit ${rc}\n${out}\n${err}")
-endif()
-file(READ ${WORK}/one_dem/granular_column_000000.vtp header LIMIT 4000)
-string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
-set(grains ${CMAKE_MATCH_1})
-execute_process(COMMAND ${mpirun} ${SURGE} run ${grains_scene} --particles 1000 --steps 200 --every 100
-                        --out ${WORK}/dem
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge run (dem): exit ${rc}\n${out}\n${err}")
-endif()
+one_process_count(${grains_scene} granular_column grains --particles 1000)
+surge_on_2_ranks(out run ${grains_scene} --particles 1000 --steps 200 --every 100 --out ${WORK}/dem)
 foreach(part "dem, MPI (2 ranks)" "${grains} grains" "halo:")
   expect_contains("${out}" "${part}" "dem on 2 ranks")
 endforeach()

@@ -42,24 +42,30 @@ Communicator* world = nullptr;  // main's
 
 constexpr int kSteps = 200;
 
-// Every rank's owned particles, on rank 0 (empty elsewhere).
-std::vector<ParticleRecord> gather_on_rank0(const DistributedFluid& ranks) {
-  const ParticleFrame frame = ranks.owned_frame();
+// Every rank's records, on rank 0 (empty elsewhere).
+template <typename Record>
+std::vector<Record> gather_on_rank0(const std::vector<Record>& mine) {
   ByteBlocks to_rank(std::size_t(world->size()));
-  std::vector<ParticleRecord> mine(frame.size());
-  for (std::size_t k = 0; k < frame.size(); ++k)
-    mine[k] = {frame.position[k], frame.velocity[k], frame.id[k], frame.density[k], frame.pressure[k]};
-  to_rank[0].resize(mine.size() * sizeof(ParticleRecord));
+  to_rank[0].resize(mine.size() * sizeof(Record));
   if (!mine.empty()) std::memcpy(to_rank[0].data(), mine.data(), to_rank[0].size());
   const ByteBlocks received = world->all_to_all(to_rank);
-  std::vector<ParticleRecord> all;
+  std::vector<Record> all;
   if (world->rank() != 0) return all;
   for (const std::vector<std::byte>& block : received) {
     const std::size_t at = all.size();
-    all.resize(at + block.size() / sizeof(ParticleRecord));
+    all.resize(at + block.size() / sizeof(Record));
     if (!block.empty()) std::memcpy(static_cast<void*>(all.data() + at), block.data(), block.size());
   }
   return all;
+}
+
+// Every rank's owned particles, on rank 0 (empty elsewhere).
+std::vector<ParticleRecord> gather_on_rank0(const DistributedFluid& ranks) {
+  const ParticleFrame frame = ranks.owned_frame();
+  std::vector<ParticleRecord> mine(frame.size());
+  for (std::size_t k = 0; k < frame.size(); ++k)
+    mine[k] = {frame.position[k], frame.velocity[k], frame.id[k], frame.density[k], frame.pressure[k]};
+  return gather_on_rank0(mine);
 }
 
 struct Difference {
@@ -173,14 +179,18 @@ struct Bounds {
 
 // `setup` with its particles in reverse order: one process that differs from another only in the order in
 // which it sums each particle's neighbours, as the ranks do.
-SphSetup reversed(SphSetup setup) {
+void reverse_particles(ParticleFrame& frame) {
   const auto reverse = [](auto& values) { std::reverse(values.begin(), values.end()); };
-  reverse(setup.fluid.position);
-  reverse(setup.fluid.velocity);
-  reverse(setup.fluid.id);
-  reverse(setup.fluid.density);
-  reverse(setup.fluid.pressure);
-  reverse(setup.hydrostatic_pressure);
+  reverse(frame.position);
+  reverse(frame.velocity);
+  reverse(frame.id);
+  reverse(frame.density);
+  reverse(frame.pressure);
+}
+
+SphSetup reversed(SphSetup setup) {
+  reverse_particles(setup.fluid);
+  std::reverse(setup.hydrostatic_pressure.begin(), setup.hydrostatic_pressure.end());
   return setup;
 }
 
@@ -392,23 +402,6 @@ TEST(MpiRanks, ParticleCrossingTwoCutsGoesStraightToItsOwner) {
 // (creation id) early on and by its bulk figures later, when the order in which each grain sums its
 // contacts has grown (as in any granular flow, chaotically) into visible differences.
 
-// Every rank's owned grains, on rank 0 (empty elsewhere).
-std::vector<GrainRecord> gather_grains_on_rank0(const DistributedDem& ranks) {
-  const std::vector<GrainRecord>& mine = ranks.owned_grains();
-  ByteBlocks to_rank(std::size_t(world->size()));
-  to_rank[0].resize(mine.size() * sizeof(GrainRecord));
-  if (!mine.empty()) std::memcpy(to_rank[0].data(), mine.data(), to_rank[0].size());
-  const ByteBlocks received = world->all_to_all(to_rank);
-  std::vector<GrainRecord> all;
-  if (world->rank() != 0) return all;
-  for (const std::vector<std::byte>& block : received) {
-    const std::size_t at = all.size();
-    all.resize(at + block.size() / sizeof(GrainRecord));
-    if (!block.empty()) std::memcpy(static_cast<void*>(all.data() + at), block.data(), block.size());
-  }
-  return all;
-}
-
 std::vector<GrainRecord> grains_of(DemSolver<CpuExecutor>& solver) {
   ParticleFrame frame;
   std::vector<Vec4f> spin;
@@ -507,12 +500,7 @@ PileDifference larger(const PileDifference& a, const PileDifference& b) {
 }
 
 DemSetup reversed(DemSetup setup) {
-  const auto reverse = [](auto& values) { std::reverse(values.begin(), values.end()); };
-  reverse(setup.grains.position);
-  reverse(setup.grains.velocity);
-  reverse(setup.grains.id);
-  reverse(setup.grains.density);
-  reverse(setup.grains.pressure);
+  reverse_particles(setup.grains);
   return setup;
 }
 
@@ -546,7 +534,7 @@ GrainRun run_on_ranks(const DemSetup& setup, DistributedOptions options,
   ranks.set_migrating_history(history);
   GrainRun run;
   const auto gather = [&] {
-    const std::vector<GrainRecord> all = gather_grains_on_rank0(ranks);
+    const std::vector<GrainRecord> all = gather_on_rank0(ranks.owned_grains());
     return world->rank() == 0 ? by_creation_id(all, setup.grains.size(), "ranks") : all;
   };
   for (int s = 1; s <= kGrainSteps; ++s) {

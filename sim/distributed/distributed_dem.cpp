@@ -34,11 +34,9 @@ DistributedDem::DistributedDem(Communicator& comm, const DemSetup& setup, Distri
     record.id = g.id[i];
     owned_.push_back(record);
   }
-  std::uint32_t max_id = 0;
-  for (std::uint32_t id : g.id) max_id = std::max(max_id, id);
-  if (std::size_t(max_id) >= std::max<std::size_t>(g.size(), 1) && !g.id.empty())
-    throw std::logic_error(
-        "grain creation ids must lie below the grain count: they index the contact history");
+  // Creation ids index the contact history and is_owned_: build_dem_setup numbers the grains 0 .. n - 1.
+  for (std::uint32_t id : g.id)
+    if (id >= g.size()) throw std::logic_error("a grain's creation id is not below the grain count");
   is_owned_.assign(g.size(), 0);
   status_ = solver_->status();
 }

@@ -17,23 +17,23 @@
 
 #include "app/backend_choice.h"
 #include "app/exit_codes.h"
+#include "sim/backend/dem_simulation.h"
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/backend/simulation_factory.h"
+#include "sim/dem/dem_solver.h"
 #include "sim/distributed/communicator.h"
+#include "sim/distributed/distributed_dem.h"
 #include "sim/distributed/distributed_sph.h"
 #include "sim/distributed/parallel_vtk.h"
 #include "sim/io/exporters.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_dem_setup.h"
 #include "sim/setup/build_fluid_setup.h"
 
 namespace surge::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 [[noreturn]] void refuse(const std::string& feature) {
   throw InputError(feature +
@@ -42,10 +42,9 @@ double seconds_since(Clock::time_point start) {
 
 // What every command on ranks refuses, from the scene and the backend asked for.
 void refuse_scene_for_ranks(const Scene& scene, const std::string& backend, const std::string& mode) {
-  if (scene.solver != SolverKind::wcsph && scene.solver != SolverKind::dfsph &&
-      scene.solver != SolverKind::pbf)
+  if (scene.solver == SolverKind::nbody)
     refuse(std::string("solver ") + solver_name(scene.solver) +
-           " (wcsph, dfsph and pbf run on several ranks)");
+           " (wcsph, dfsph, pbf and dem run on several ranks)");
   if (!scene.gauges.empty()) refuse("[[gauge]]s");
   if (backend == "gpu")
     refuse("--backend gpu (one GPU per rank through NCCL is not built; use --backend cpu)");
@@ -60,10 +59,37 @@ std::unique_ptr<Communicator> open_world() {
   }
 }
 
+// The scene's particles, which every rank builds whole: a fluid's, or a granular scene's grains.
+using RanksSetup = std::variant<SphSetup, DemSetup>;
+
+RanksSetup build_ranks_setup(const Scene& scene, long particles) {
+  if (scene.solver == SolverKind::dem) return build_dem_setup(scene, particles);
+  return build_setup(scene, particles);
+}
+
+// What the reports call the moving particles, and the static ones that every rank keeps.
+struct ParticleWords {
+  const char* moving;   // "N fluid, M wall"
+  const char* counted;  // "N fluid particles"
+  std::size_t static_count;
+  const char* static_kind;
+  const char* position_w;  // what the exports name the positions' w, or empty
+};
+ParticleWords particle_words(const RanksSetup& setup) {
+  if (const DemSetup* grains = std::get_if<DemSetup>(&setup))
+    return {"grains", "grains", grains->fixed.size(), "fixed grains (every rank keeps them all)",
+            DemSolver<CpuExecutor>::kPositionW};
+  return {"fluid", "fluid particles", std::get<SphSetup>(setup).boundary.size(),
+          "wall (every rank keeps all walls)", ""};
+}
+
 // The scene's solver on the ranks (refuse_scene_for_ranks has refused the others).
-std::unique_ptr<DistributedFluid> start_ranks(Communicator& world, const Scene& scene, const SphSetup& setup,
-                                              int rebalance_every) {
+std::unique_ptr<DistributedFluid> start_ranks(Communicator& world, const Scene& scene,
+                                              const RanksSetup& ranks_setup, int rebalance_every) {
   const DistributedOptions options{.rebalance_every = rebalance_every};
+  if (const DemSetup* grains = std::get_if<DemSetup>(&ranks_setup))
+    return std::make_unique<DistributedDem>(world, *grains, options);
+  const SphSetup& setup = std::get<SphSetup>(ranks_setup);
   try {
     if (scene.solver == SolverKind::dfsph)
       return std::make_unique<DistributedDfsph>(world, setup, options, scene.dfsph);
@@ -76,7 +102,9 @@ std::unique_ptr<DistributedFluid> start_ranks(Communicator& world, const Scene& 
 }
 
 // The same solver in one process on the same setup, for the bench's parallel efficiency.
-std::unique_ptr<Simulation> one_process(const Scene& scene, const SphSetup& setup) {
+std::unique_ptr<Simulation> one_process(const Scene& scene, const RanksSetup& ranks_setup) {
+  if (const DemSetup* grains = std::get_if<DemSetup>(&ranks_setup)) return make_dem_cpu_simulation(*grains);
+  const SphSetup& setup = std::get<SphSetup>(ranks_setup);
   if (scene.solver == SolverKind::dfsph) return make_cpu_dfsph_simulation(setup, scene.dfsph);
   if (scene.solver == SolverKind::pbf) return make_cpu_pbf_simulation(setup, scene.pbf);
   return make_wcsph_simulation(setup, ExecutionMode::cpu);
@@ -158,9 +186,11 @@ void print_exchange(std::ostream& out, const ExchangeReport& r, const Balance& b
   out.unsetf(std::ios::floatfield);
 }
 
-// The solver's figures of the last step (DFSPH's and PBF's iterations), the same on every rank.
+// The solver's figures of the last step (DFSPH's and PBF's iterations), the same on every rank; none for
+// WCSPH and DEM.
 void print_solver_figures(std::ostream& out, const DistributedFluid& ranks) {
   const std::vector<NamedValue> figures = ranks.solver_figures();
+  if (figures.empty()) return;
   out << "  last step:     ";
   for (const NamedValue& figure : figures)
     if (const double* value = std::get_if<double>(&figure.value)) out << ' ' << figure.name << ' ' << *value;
@@ -190,7 +220,8 @@ int run_scene_on_ranks(const RunOptions& options) {
   const int every = options.every >= 0 ? options.every : scene.every;
   const std::filesystem::path out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
 
-  const SphSetup setup = build_setup(scene, options.particles);
+  const RanksSetup setup = build_ranks_setup(scene, options.particles);
+  const ParticleWords words = particle_words(setup);
   std::unique_ptr<Communicator> world = open_world();
   std::unique_ptr<DistributedFluid> ranks = start_ranks(*world, scene, setup, 50);
   const bool root = world->rank() == 0;
@@ -214,13 +245,14 @@ int run_scene_on_ranks(const RunOptions& options) {
   std::vector<std::pair<double, std::string>> series;
   const auto write_frame = [&] {
     const int frame = int(series.size());
-    write_vtp(out_dir / piece_file_name(scene.name, frame, world->rank()), ranks->owned_frame());
+    write_vtp(out_dir / piece_file_name(scene.name, frame, world->rank()), ranks->owned_frame(),
+              words.position_w);
     world->barrier();  // every piece is on disk before the .pvtp names it
     series.emplace_back(ranks->status().time_s, parallel_frame_file_name(scene.name, frame));
     if (!root) return;
     std::vector<std::string> pieces;
     for (int r = 0; r < world->size(); ++r) pieces.push_back(piece_file_name(scene.name, frame, r));
-    write_pvtp(out_dir / series.back().second, pieces);
+    write_pvtp(out_dir / series.back().second, pieces, words.position_w);
     write_parallel_pvd(out_dir / (scene.name + ".pvd"), series);
   };
 
@@ -246,8 +278,8 @@ int run_scene_on_ranks(const RunOptions& options) {
   const ExchangeReport report = exchange_report(*world, DistributedFigures{}, ranks->figures(), status.step);
   if (root) {
     out << "summary: " << scene.name << " on " << world->name() << '\n'
-        << "  particles:      " << std::setprecision(0) << std::fixed << b.total << " fluid, "
-        << setup.boundary.size() << " wall (every rank keeps all walls)\n";
+        << "  particles:      " << std::setprecision(0) << std::fixed << b.total << ' ' << words.moving
+        << ", " << words.static_count << ' ' << words.static_kind << '\n';
     out.unsetf(std::ios::floatfield);
     out << "  steps:          " << status.step << ", simulated " << status.time_s << " s in " << wall_s
         << " s\n";
@@ -270,7 +302,8 @@ int run_bench_on_ranks(const BenchOptions& options) {
   if (options.particles.size() > 1) refuse("several --particles counts in one bench");
   if (!options.json_path.empty() || !options.plot_path.empty()) refuse("--json and --plot");
   if (options.render) refuse("--render");
-  const SphSetup setup = build_setup(scene, options.particles.empty() ? 0 : options.particles.front());
+  const RanksSetup setup =
+      build_ranks_setup(scene, options.particles.empty() ? 0 : options.particles.front());
   std::unique_ptr<Communicator> world = open_world();
   const bool root = world->rank() == 0;
 
@@ -306,8 +339,8 @@ int run_bench_on_ranks(const BenchOptions& options) {
   if (root) {
     const double efficiency = one_process_s / (double(world->size()) * ranks_s);
     std::cout << "bench: " << scene.name << " (" << solver_name(scene.solver) << "), " << std::fixed
-              << std::setprecision(0) << b.total << " fluid particles, cpu, " << world->name() << ", "
-              << options.steps << " steps after " << options.warmup << " warm-up\n"
+              << std::setprecision(0) << b.total << ' ' << particle_words(setup).counted << ", cpu, "
+              << world->name() << ", " << options.steps << " steps after " << options.warmup << " warm-up\n"
               << std::setprecision(3) << "  one process:    " << one_process_s / double(options.steps) * 1e3
               << " ms/step\n"
               << "  " << world->size() << " ranks:        " << ranks_s / double(options.steps) * 1e3

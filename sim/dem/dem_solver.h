@@ -22,6 +22,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string_view>
 #include <vector>
 
@@ -36,6 +37,17 @@
 #include "sim/dem/dem_setup.h"
 
 namespace surge {
+
+// The grains' arrays in the solver's present order (cell order after a step), for the distributed driver
+// (sim/distributed/distributed_dem.h), which loads the grains a rank steps and reads back its own. Executor
+// memory: host pointers on the CPU.
+struct DemGrainArrays {
+  Vec4f* position;          // w = radius [m]
+  Vec4f* velocity;          // w = mass [kg]
+  Vec4f* angular_velocity;  // null without rotation
+  std::uint32_t* id;
+  const Vec4f* acceleration;  // the last step's; w = the mean contact stress [Pa]
+};
 
 // What to change when a granular run goes unstable (StepStatus::remedy).
 inline constexpr const char* kDemRemedy =
@@ -116,6 +128,7 @@ class DemSolver {
         params_(setup.params),
         grid_(setup.grid),
         n_(std::uint32_t(setup.grains.size())),
+        capacity_(n_),
         fixed_count_(setup.fixed.size()),
         reorder_(reorder) {
     exec.upload(position_, setup.grains.position, "initial grains");
@@ -159,10 +172,17 @@ class DemSolver {
 
   // The StepSolver shape (sim/core/solver.h).
   void step() {
-    if (n_ == 0) return;
     if constexpr (!Exec::kOnDevice) {
       // Where the state is host memory the step stops with the run; on the device each pass checks it.
       if (state_[0].instability != 0) return;
+    }
+    if (n_ == 0) {
+      // No grains to move (a rank whose slab is empty): the clock still advances, as every rank's must.
+      const DemParameters params = params_;
+      DemStepState* state = state_.data();
+      exec_.single(
+          [=] SURGE_LAMBDA() { finish_dem_step(params, *state, nullptr, nullptr, nullptr, nullptr, 0); });
+      return;
     }
     exec_.begin(Stage::index);
     sort_by_cell();
@@ -238,7 +258,23 @@ class DemSolver {
   }
 
   std::size_t particle_count() const { return n_; }
-  std::size_t capacity() const { return n_; }
+  std::size_t capacity() const { return capacity_; }
+
+  // The distributed driver's access. It writes the grains a rank steps into the first `n` slots (n at most
+  // the setup's grain count, which the buffers hold) and sets the count before a step; after the step the
+  // first grain_count() slots hold them in cell order. The contact history stays indexed by creation id
+  // (the setup's ids, below its grain count): a grain that arrives from another rank brings its slots.
+  DemGrainArrays grain_arrays() {
+    return {position_.data(), velocity_.data(), params_.rotation ? angular_velocity_.data() : nullptr,
+            id_.data(), acceleration_.data()};
+  }
+  void set_grain_count(std::uint32_t n) {
+    if (n > capacity_) throw std::logic_error("more grains than the solver was built for");
+    n_ = n;
+  }
+  ContactSlot* contact_history() { return history_.size() != 0 ? history_.data() : nullptr; }  // or null
+  unsigned contact_slots() const { return params_.contact_slots; }
+  const DemParameters& dem_parameters() const { return params_; }
   std::size_t static_particle_count() const { return fixed_count_; }
 
   std::vector<NamedValue> parameters() const { return describe_parameters(params_); }
@@ -441,7 +477,8 @@ class DemSolver {
   Exec& exec_;
   DemParameters params_;
   GridGeometry grid_;
-  std::uint32_t n_;
+  std::uint32_t n_;         // grains stepped
+  std::uint32_t capacity_;  // grains the buffers hold: the setup's
   std::size_t fixed_count_;
   bool reorder_;
   Buffer<Vec4f> position_, velocity_, acceleration_;

@@ -1,7 +1,6 @@
 #include "sim/distributed/distributed_sph.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
@@ -12,10 +11,6 @@ namespace surge {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 void refuse_unshared_features(const SphSetup& setup) {
   const auto refuse = [](const std::string& feature) {
@@ -36,17 +31,7 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
   refuse_unshared_features(setup);
   if (options_.histogram_bins < 1) throw std::invalid_argument("the load balance needs at least one bin");
   const SphParameters& p = setup.params;
-  slabs_.axis = longest_axis(p.domain_min, p.domain_max);
-  slabs_.lo = component(p.domain_min, slabs_.axis);
-  slabs_.hi = component(p.domain_max, slabs_.axis);
-  // Every rank has the whole setup: the first cuts need no communication, and every rank computes the same.
-  if (options_.initial_cuts == InitialCuts::even) {
-    slabs_.cuts = even_cuts(slabs_.lo, slabs_.hi, comm_.size());
-  } else {
-    const std::vector<long long> counts =
-        axis_histogram(setup.fluid.position, slabs_.axis, slabs_.lo, slabs_.hi, options_.histogram_bins);
-    slabs_.cuts = balanced_cuts(counts, slabs_.lo, slabs_.hi, comm_.size());
-  }
+  slabs_ = first_slabs(p.domain_min, p.domain_max, setup.fluid.position, comm_.size(), options_);
   // The solver holds the whole setup's capacity (owned + halo never exceed all the particles), and before
   // its first step its arrays are the setup's, in the setup's order: DFSPH's warm-start sums (the
   // hydrostatic start) are read from there.
@@ -92,8 +77,8 @@ void DistributedSph<Solver>::step() {
   if (status_.instability != Instability::none) return;
   const Clock::time_point start = Clock::now();
   figures_.migration = {};
-  if (options_.rebalance_every > 0 && steps_ > 0 && steps_ % options_.rebalance_every == 0) {
-    rebalance();
+  if (rebalance_due(options_, steps_)) {
+    rebalance_slabs(comm_, slabs_, owned_, options_.histogram_bins, figures_);
     figures_.migration = migrate_particles(comm_, slabs_, owned_);
   }
   halo_ = exchange_halo(comm_, slabs_, owned_, halo_width_, figures_.halo, halo_links_);
@@ -111,53 +96,23 @@ void DistributedSph<Solver>::step() {
 
   const Clock::time_point after = Clock::now();
   keep_owned();
-  const ExchangeCount moved = migrate_particles(comm_, slabs_, owned_);
-  figures_.migration.particles_sent += moved.particles_sent;
-  figures_.migration.particles_received += moved.particles_received;
-  figures_.migration.bytes_sent += moved.bytes_sent;
-  figures_.migration.bytes_received += moved.bytes_received;
-  // The largest instability code over the ranks (one rank's blow-up stops them all: any code is a stop),
-  // and the largest speed of the owned particles, which DFSPH and PBF choose their next time step from: as
-  // one process would from all of them (FluidState::max_speed_or_infinity). A non-negative float's bits
-  // order like the float.
+  add_exchange(figures_.migration, migrate_particles(comm_, slabs_, owned_));
+  // The largest instability code over the ranks, and the largest speed of the owned particles, which DFSPH
+  // and PBF choose their next time step from: as one process would from all of them
+  // (FluidState::max_speed_or_infinity).
   status_ = solver_->status();
   float speed = 0.0f;
   if constexpr (!kWcsph) {
     for (const Record& record : owned_) speed = std::max(speed, sqrtf(length_squared(xyz(record.velocity))));
   }
-  unsigned long long largest[2] = {(unsigned long long)(status_.instability),
-                                   std::bit_cast<std::uint32_t>(speed)};
-  comm_.max(largest);
-  if (status_.instability == Instability::none && largest[0] != 0) {
-    status_.instability = Instability(int(largest[0]));
-    status_.bad_step = status_.step;
-  }
+  const float largest_speed = reduce_step_status(comm_, status_, speed);
   if constexpr (!kWcsph) {
-    status_.max_speed = std::bit_cast<float>(std::uint32_t(largest[1]));
+    status_.max_speed = largest_speed;
     solver_->fluid().status.max_speed = status_.max_speed;
   }
   exchange += seconds_since(after);
-
-  figures_.exchange_seconds = exchange;
-  figures_.total_exchange_seconds += exchange;
-  figures_.total_step_seconds += figures_.step_seconds;
-  figures_.total_halo_bytes += (long long)(figures_.halo.bytes_sent);
-  figures_.total_refresh_bytes += (long long)(figures_.refresh_bytes);
-  figures_.total_refreshes += figures_.refreshes;
-  figures_.total_migrated += (long long)(figures_.migration.particles_sent);
+  add_step_to_totals(figures_, exchange);
   ++steps_;
-}
-
-template <typename Solver>
-void DistributedSph<Solver>::rebalance() {
-  std::vector<Vec4f> positions(owned_.size());
-  for (std::size_t k = 0; k < owned_.size(); ++k) positions[k] = owned_[k].position;
-  std::vector<long long> counts =
-      axis_histogram(positions, slabs_.axis, slabs_.lo, slabs_.hi, options_.histogram_bins);
-  comm_.sum(std::span<long long>(counts));
-  std::vector<float> cuts = balanced_cuts(counts, slabs_.lo, slabs_.hi, comm_.size());
-  if (cuts != slabs_.cuts) ++figures_.rebalances;
-  slabs_.cuts = std::move(cuts);
 }
 
 // Owned first, then the halo, into the solver's first slots; the solver sorts them by cell itself.

@@ -33,6 +33,7 @@
 #include "sim/core/step_status.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/distributed/communicator.h"
+#include "sim/distributed/distributed_fluid.h"
 #include "sim/distributed/particle_exchange.h"
 #include "sim/distributed/slab_decomposition.h"
 #include "sim/sph/dfsph_solver.h"
@@ -41,46 +42,6 @@
 #include "sim/sph/wcsph_solver.h"
 
 namespace surge {
-
-enum class InitialCuts { balanced, even };
-
-struct DistributedOptions {
-  int rebalance_every = 50;   // steps between load balances; 0 keeps the first cuts
-  int histogram_bins = 4096;  // the load balance's resolution along the axis
-  InitialCuts initial_cuts = InitialCuts::balanced;
-};
-
-// This rank's figures, of the last step and summed over the run.
-struct DistributedFigures {
-  ExchangeCount halo, migration;      // the last step's
-  std::size_t refresh_bytes = 0;      // the last step's halo refreshes inside the iterations, sent
-  int refreshes = 0;                  // the last step's (DFSPH and PBF; 0 for WCSPH)
-  double exchange_seconds = 0;        // the last step's halo, refreshes, migration and collectives [s]
-  double step_seconds = 0;            // the last step's solver work on this rank [s]
-  double total_exchange_seconds = 0;  // over the run [s]
-  double total_step_seconds = 0;      // over the run [s]
-  long long total_halo_bytes = 0;     // sent, over the run
-  long long total_refresh_bytes = 0;  // sent, over the run
-  long long total_refreshes = 0;      // over the run
-  long long total_migrated = 0;       // particles sent, over the run
-  int rebalances = 0;                 // load balances that moved a cut
-};
-
-// What the commands see of a distributed fluid, whichever solver runs it.
-class DistributedFluid {
- public:
-  virtual ~DistributedFluid() = default;
-  virtual void step() = 0;
-  // The clock and dt (the same on every rank) and the first instability any rank found.
-  virtual StepStatus status() const = 0;
-  // This rank's owned particles after the last step.
-  virtual ParticleFrame owned_frame() const = 0;
-  virtual std::size_t owned_count() const = 0;
-  virtual const SlabDecomposition& slabs() const = 0;
-  virtual const DistributedFigures& figures() const = 0;
-  // The solver's figures of the last step (DFSPH's and PBF's iterations: the same on every rank).
-  virtual std::vector<NamedValue> solver_figures() const = 0;
-};
 
 // The solver's own settings beside the setup: none for WCSPH.
 struct NoSolverSettings {};
@@ -112,17 +73,13 @@ class DistributedSph final : public DistributedFluid {
                  const Settings& settings = {});
 
   void step() override;
-  StepStatus status() const override { return status_; }
   ParticleFrame owned_frame() const override;
   std::size_t owned_count() const override { return owned_.size(); }
-  const SlabDecomposition& slabs() const override { return slabs_; }
-  const DistributedFigures& figures() const override { return figures_; }
   std::vector<NamedValue> solver_figures() const override { return solver_->named_figures(); }
   const Solver& solver() const { return *solver_; }
   Communicator& communicator() { return comm_; }
 
  private:
-  void rebalance();
   void load_solver();
   void keep_owned();
   void reduce_maxima(unsigned long long* maxima, const ParticleAcceleration* acceleration);
@@ -133,7 +90,6 @@ class DistributedSph final : public DistributedFluid {
   Communicator& comm_;
   DistributedOptions options_;
   float halo_width_;  // 2 supports [m]
-  SlabDecomposition slabs_;
   TransferLedger ledger_;
   CpuExecutor exec_;
   std::unique_ptr<Solver> solver_;
@@ -146,10 +102,8 @@ class DistributedSph final : public DistributedFluid {
   bool halo_slots_found_ = false;
   std::vector<std::uint32_t> slot_of_id_;
   std::vector<std::vector<std::uint32_t>> send_slots_, receive_slots_;
-  StepStatus status_;
   long long steps_ = 0;
   double hook_seconds_ = 0;  // the collectives inside the step (maxima, refreshes, averages): exchange
-  DistributedFigures figures_;
 };
 
 extern template class DistributedSph<WcsphSolver<CpuExecutor>>;

@@ -28,7 +28,8 @@ std::string parallel_frame_file_name(const std::string& series, int frame) {
   return series + "_" + frame_number(frame) + ".pvtp";
 }
 
-void write_pvtp(const std::filesystem::path& path, const std::vector<std::string>& pieces) {
+void write_pvtp(const std::filesystem::path& path, const std::vector<std::string>& pieces,
+                std::string_view position_w) {
   write_file_atomically(path, [&](std::ostream& out) {
     out << "<?xml version=\"1.0\"?>\n"
         << "<VTKFile type=\"PPolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
@@ -37,8 +38,9 @@ void write_pvtp(const std::filesystem::path& path, const std::vector<std::string
         << "      <PDataArray type=\"Float32\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n"
         << "      <PDataArray type=\"Float32\" Name=\"density\"/>\n"
         << "      <PDataArray type=\"Float32\" Name=\"pressure\"/>\n"
-        << "      <PDataArray type=\"UInt32\" Name=\"id\"/>\n"
-        << "    </PPointData>\n"
+        << "      <PDataArray type=\"UInt32\" Name=\"id\"/>\n";
+    if (!position_w.empty()) out << "      <PDataArray type=\"Float32\" Name=\"" << position_w << "\"/>\n";
+    out << "    </PPointData>\n"
         << "    <PPoints>\n"
         << "      <PDataArray type=\"Float32\" Name=\"Points\" NumberOfComponents=\"3\"/>\n"
         << "    </PPoints>\n";

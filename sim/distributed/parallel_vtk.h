@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,9 +15,11 @@ namespace surge {
 std::string piece_file_name(const std::string& series, int frame, int rank);
 std::string parallel_frame_file_name(const std::string& series, int frame);  // NAME_000000.pvtp
 
-// The .pvtp of one frame: the attributes of write_vtp (velocity, density, pressure, id; Points), and one
-// Piece per rank, named relative to the .pvtp's directory.
-void write_pvtp(const std::filesystem::path& path, const std::vector<std::string>& pieces);
+// The .pvtp of one frame: the attributes of write_vtp (velocity, density, pressure, id, and `position_w`
+// when the pieces carry it: a grain's "radius"; Points), and one Piece per rank, named relative to the
+// .pvtp's directory.
+void write_pvtp(const std::filesystem::path& path, const std::vector<std::string>& pieces,
+                std::string_view position_w = {});
 // The .pvd: one entry per frame, (simulated time [s], .pvtp file name).
 void write_parallel_pvd(const std::filesystem::path& path,
                         const std::vector<std::pair<double, std::string>>& frames);

@@ -9,6 +9,8 @@ namespace {
 
 static_assert(std::is_trivially_copyable_v<ParticleRecord>, "records travel as bytes");
 static_assert(std::is_trivially_copyable_v<DfsphParticleRecord>, "records travel as bytes");
+static_assert(std::is_trivially_copyable_v<GrainRecord>, "records travel as bytes");
+static_assert(sizeof(GrainRecord) == 64, "a grain travels in 64 bytes");
 
 template <typename Record>
 void append(std::vector<std::byte>& block, const Record& record) {
@@ -23,6 +25,30 @@ void unpack(const std::vector<std::byte>& block, std::vector<Record>& into) {
   const std::size_t at = into.size();
   into.resize(at + count);
   if (count > 0) std::memcpy(static_cast<void*>(into.data() + at), block.data(), count * sizeof(Record));
+}
+
+// Migrants one by one: each record is followed by its attachment's bytes.
+template <typename Record>
+void append_migrant(std::vector<std::byte>& block, const Record& record,
+                    const MigrantAttachment& attachment) {
+  append(block, record);
+  if (attachment.bytes == 0) return;
+  const std::size_t at = block.size();
+  block.resize(at + attachment.bytes);
+  attachment.pack(record.id, block.data() + at);
+}
+
+template <typename Record>
+void unpack_migrants(const std::vector<std::byte>& block, std::vector<Record>& into,
+                     const MigrantAttachment& attachment) {
+  if (attachment.bytes == 0) return unpack(block, into);
+  const std::size_t stride = sizeof(Record) + attachment.bytes;
+  for (std::size_t at = 0; at + stride <= block.size(); at += stride) {
+    Record record;
+    std::memcpy(static_cast<void*>(&record), block.data() + at, sizeof(Record));
+    attachment.unpack(record.id, block.data() + at + sizeof(Record));
+    into.push_back(record);
+  }
 }
 
 ExchangeCount count_blocks(const ByteBlocks& sent, const ByteBlocks& received, int self,
@@ -42,7 +68,7 @@ ExchangeCount count_blocks(const ByteBlocks& sent, const ByteBlocks& received, i
 
 template <typename Record>
 ExchangeCount migrate_particles(Communicator& comm, const SlabDecomposition& slabs,
-                                std::vector<Record>& owned) {
+                                std::vector<Record>& owned, const MigrantAttachment& attachment) {
   const int self = comm.rank();
   ByteBlocks to_rank(std::size_t(comm.size()));
   std::vector<Record> kept;
@@ -52,14 +78,14 @@ ExchangeCount migrate_particles(Communicator& comm, const SlabDecomposition& sla
     if (owner == self) {
       kept.push_back(record);
     } else {
-      append(to_rank[std::size_t(owner)], record);
+      append_migrant(to_rank[std::size_t(owner)], record, attachment);
     }
   }
   const ByteBlocks received = comm.all_to_all(to_rank);
   for (std::size_t r = 0; r < received.size(); ++r)
-    if (int(r) != self) unpack(received[r], kept);
+    if (int(r) != self) unpack_migrants(received[r], kept, attachment);
   owned = std::move(kept);
-  return count_blocks(to_rank, received, self, sizeof(Record));
+  return count_blocks(to_rank, received, self, sizeof(Record) + attachment.bytes);
 }
 
 template <typename Record>
@@ -95,14 +121,19 @@ std::vector<Record> exchange_halo(Communicator& comm, const SlabDecomposition& s
 }
 
 template ExchangeCount migrate_particles(Communicator&, const SlabDecomposition&,
-                                         std::vector<ParticleRecord>&);
+                                         std::vector<ParticleRecord>&, const MigrantAttachment&);
 template ExchangeCount migrate_particles(Communicator&, const SlabDecomposition&,
-                                         std::vector<DfsphParticleRecord>&);
+                                         std::vector<DfsphParticleRecord>&, const MigrantAttachment&);
+template ExchangeCount migrate_particles(Communicator&, const SlabDecomposition&, std::vector<GrainRecord>&,
+                                         const MigrantAttachment&);
 template std::vector<ParticleRecord> exchange_halo(Communicator&, const SlabDecomposition&,
                                                    const std::vector<ParticleRecord>&, float, ExchangeCount&,
                                                    HaloLinks&);
 template std::vector<DfsphParticleRecord> exchange_halo(Communicator&, const SlabDecomposition&,
                                                         const std::vector<DfsphParticleRecord>&, float,
                                                         ExchangeCount&, HaloLinks&);
+template std::vector<GrainRecord> exchange_halo(Communicator&, const SlabDecomposition&,
+                                                const std::vector<GrainRecord>&, float, ExchangeCount&,
+                                                HaloLinks&);
 
 }  // namespace surge

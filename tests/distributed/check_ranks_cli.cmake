@@ -2,7 +2,7 @@
 # (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
 # a one-process run), a feature the ranks cannot share is refused by name with exit 2, and the bench
 # reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
-# is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
+# runs and writes its series with the grains' radius; n-body is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
 # -DSURGE=... -DMPIEXEC=... (empty without MPI) -DSOURCE_DIR=... -DWORK=...
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -27,21 +27,33 @@ endif()
 
 set(mpirun ${MPIEXEC} -np 2 --oversubscribe)
 
-# The one-process count to compare with.
-execute_process(COMMAND ${SURGE} run ${scene} --backend cpu --steps 1 --every 1 --out ${WORK}/one --quiet
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "one process: exit ${rc}\n${out}\n${err}")
-endif()
-file(READ ${WORK}/one/dam_break_000000.vtp header LIMIT 4000)
-string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
-set(particles ${CMAKE_MATCH_1})
+# The particle count of a one-process run of `scene_file` (named `name`) with the extra arguments after it,
+# into `count`: what the ranks' pieces must add up to.
+function(one_process_count scene_file name count)
+  execute_process(COMMAND ${SURGE} run ${scene_file} --backend cpu ${ARGN} --steps 1 --every 1
+                          --out ${WORK}/one_${name} --quiet
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${name}, one process: exit ${rc}\n${out}\n${err}")
+  endif()
+  file(READ ${WORK}/one_${name}/${name}_000000.vtp header LIMIT 4000)
+  string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+  set(${count} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
 
-execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --steps 60 --every 30 --out ${WORK}/ranks
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge run: exit ${rc}\n${out}\n${err}")
-endif()
+# `surge ARGN` on 2 ranks, which must succeed; its standard output into `output`.
+function(surge_on_2_ranks output)
+  execute_process(COMMAND ${mpirun} ${SURGE} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    list(JOIN ARGN " " command)
+    message(FATAL_ERROR "mpirun -np 2 surge ${command}: exit ${rc}\n${out}\n${err}")
+  endif()
+  set(${output} "${out}" PARENT_SCOPE)
+endfunction()
+
+one_process_count(${scene} dam_break particles)
+
+surge_on_2_ranks(out run ${scene} --steps 60 --every 30 --out ${WORK}/ranks)
 expect_contains("${out}" "MPI (2 ranks)" "run on 2 ranks")
 expect_contains("${out}" "imbalance:" "run on 2 ranks")
 
@@ -85,40 +97,51 @@ if(EXISTS ${WORK}/refused)
   message(FATAL_ERROR "a refused run created its output directory")
 endif()
 
-execute_process(COMMAND ${mpirun} ${SURGE} bench ${scene} --steps 10 --warmup 2 --particles 2000
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge bench: exit ${rc}\n${out}\n${err}")
-endif()
+surge_on_2_ranks(out bench ${scene} --steps 10 --warmup 2 --particles 2000)
 foreach(figure "halo:" "exchange:" "imbalance:" "efficiency:")
   expect_contains("${out}" "${figure}" "bench on 2 ranks")
 endforeach()
 message(STATUS "${out}")
 
 # DFSPH and PBF (--solver) on 2 ranks: their iterations refresh the halo, and the reports say so.
-execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --solver dfsph --particles 2000 --steps 10 --every 10
-                        --out ${WORK}/dfsph
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge run --solver dfsph: exit ${rc}\n${out}\n${err}")
-endif()
+surge_on_2_ranks(out run ${scene} --solver dfsph --particles 2000 --steps 10 --every 10 --out ${WORK}/dfsph)
 foreach(part "dfsph, MPI (2 ranks)" "refresh:" "density_iterations")
   expect_contains("${out}" "${part}" "dfsph on 2 ranks")
 endforeach()
 if(NOT EXISTS ${WORK}/dfsph/dam_break_000001.pvtp)
   message(FATAL_ERROR "dfsph on 2 ranks wrote no second .pvtp frame")
 endif()
-execute_process(COMMAND ${mpirun} ${SURGE} bench ${scene} --solver pbf --particles 2000 --steps 5 --warmup 1
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "mpirun -np 2 surge bench --solver pbf: exit ${rc}\n${out}\n${err}")
-endif()
+surge_on_2_ranks(out bench ${scene} --solver pbf --particles 2000 --steps 5 --warmup 1)
 foreach(figure "(pbf)" "halo:" "refresh:" "efficiency:")
   expect_contains("${out}" "${figure}" "pbf bench on 2 ranks")
 endforeach()
-execute_process(COMMAND ${mpirun} ${SURGE} run ${SOURCE_DIR}/scenes/granular_column.toml --steps 2
+# DEM on 2 ranks: the granular column writes its series, the grains' radius with it, and every grain is in
+# one piece of each frame.
+set(grains_scene ${SOURCE_DIR}/scenes/granular_column.toml)
+one_process_count(${grains_scene} granular_column grains --particles 1000)
+surge_on_2_ranks(out run ${grains_scene} --particles 1000 --steps 200 --every 100 --out ${WORK}/dem)
+foreach(part "dem, MPI (2 ranks)" "${grains} grains" "halo:")
+  expect_contains("${out}" "${part}" "dem on 2 ranks")
+endforeach()
+file(READ ${WORK}/dem/granular_column_000002.pvtp parallel)
+expect_contains("${parallel}" "Name=\"radius\"" "the dem .pvtp")
+string(REGEX MATCHALL "Piece Source=\"[^\"]+\"" pieces "${parallel}")
+set(total 0)
+foreach(piece IN LISTS pieces)
+  string(REGEX REPLACE "Piece Source=\"([^\"]+)\"" "\\1" file "${piece}")
+  file(READ ${WORK}/dem/${file} header LIMIT 4000)
+  string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+  math(EXPR total "${total} + ${CMAKE_MATCH_1}")
+  expect_contains("${header}" "Name=\"radius\"" "${file}")
+endforeach()
+if(NOT total EQUAL grains)
+  message(FATAL_ERROR "the dem's last frame: its pieces hold ${total} grains, one process ${grains}")
+endif()
+
+# n-body is not split (a distributed tree is another project): refused by name.
+execute_process(COMMAND ${mpirun} ${SURGE} run ${SOURCE_DIR}/scenes/kepler.toml --steps 2
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2)
-  message(FATAL_ERROR "dem on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
+  message(FATAL_ERROR "nbody on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
 endif()
-expect_contains("${err}" "solver dem" "dem on 2 ranks")
+expect_contains("${err}" "solver nbody" "nbody on 2 ranks")

@@ -2,11 +2,13 @@
 // needed): cuts that balance, owners across cuts, the features refused by name, and the driver over one
 // rank giving the ordinary solver's particles bit for bit, for WCSPH, DFSPH and PBF (it hands the solver back
 // its own particles in its own order, so every sum runs as before, and DFSPH's and PBF's halo refreshes and
-// averages over the ranks are those of one process). Several ranks: tests/distributed/mpi_ranks_test.cpp.
+// averages over the ranks are those of one process), and the same for the DEM driver over the granular
+// column. Several ranks: tests/distributed/mpi_ranks_test.cpp.
 #include "sim/distributed/distributed_sph.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -14,7 +16,9 @@
 #include <string>
 #include <vector>
 
+#include "sim/distributed/distributed_dem.h"
 #include "sim/scene/scene.h"
+#include "sim/setup/build_dem_setup.h"
 #include "sim/setup/build_fluid_setup.h"
 
 namespace surge {
@@ -61,11 +65,11 @@ TEST(SlabDecomposition, BalancedCutsSplitTheCountsEvenly) {
   EXPECT_EQ(even_cuts(0.0f, 10.0f, 4), (std::vector<float>{2.5f, 5.0f, 7.5f}));
 }
 
-// 60 steps of the ordinary solver and of one rank's driver around it: the same particles, bit for bit, in the
-// same cell order, at the same time.
+// `steps` steps of the ordinary solver and of one rank's driver around it: the same particles, bit for bit,
+// in the same cell order, at the same time.
 template <typename Plain, typename Ranks>
-void step_both_and_expect_the_same_particles(Plain& plain, Ranks& ranks) {
-  for (int s = 0; s < 60; ++s) {
+void step_both_and_expect_the_same_particles(Plain& plain, Ranks& ranks, int steps = 60) {
+  for (int s = 0; s < steps; ++s) {
     plain.step();
     ranks.step();
   }
@@ -73,7 +77,7 @@ void step_both_and_expect_the_same_particles(Plain& plain, Ranks& ranks) {
   plain.download(a);
   const ParticleFrame b = ranks.owned_frame();
   ASSERT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
-  EXPECT_EQ(ranks.status().step, 60);
+  EXPECT_EQ(ranks.status().step, steps);
   EXPECT_EQ(ranks.status().time_s, plain.status().time_s);
   ASSERT_EQ(a.size(), b.size());
   EXPECT_EQ(a.id, b.id) << "the same cell order";
@@ -119,6 +123,41 @@ TEST(DistributedPbf, OneRankIsTheOrdinarySolverBitForBit) {
   pbf.density_error = 1e-4f;  // the early stop reads the average through the driver
   pbf.vorticity = 1e-4f;
   expect_one_rank_bit_for_bit<PbfSolver<CpuExecutor>>(pbf);
+}
+
+// 2000 steps: the grains fall into contact (about 400 steps), so the springs of the contact history and the
+// spin are in play; the driver loads and reads back the grains and the history stays in the solver.
+TEST(DistributedDem, OneRankIsTheOrdinarySolverBitForBit) {
+  const DemSetup setup = build_dem_setup(load_scene(SURGE_SOURCE_DIR "/scenes/granular_column.toml"), 500);
+  TransferLedger ledger;
+  CpuExecutor exec(ledger);
+  DemSolver<CpuExecutor> plain(exec, setup);
+  SingleProcess one;
+  DistributedDem ranks(one, setup, {.rebalance_every = 10});
+  step_both_and_expect_the_same_particles(plain, ranks, 2000);
+  std::vector<Vec4f> spin;
+  plain.download_angular_velocity(spin);
+  ASSERT_EQ(ranks.owned_grains().size(), spin.size());
+  for (std::size_t k = 0; k < spin.size(); ++k)
+    ASSERT_EQ(std::memcmp(&ranks.owned_grains()[k].angular_velocity, &spin[k], sizeof(Vec4f)), 0) << k;
+  float fastest = 0;
+  for (std::size_t k = 0; k < spin.size(); ++k)
+    fastest = std::max(fastest, std::sqrt(length_squared(xyz(spin[k]))));
+  EXPECT_GT(fastest, 1.0f) << "the grains spin: the contacts' tangential forces were in play";
+  EXPECT_EQ(ranks.figures().total_halo_bytes, 0);
+}
+
+// A rank whose slab holds no grains steps an empty solver: its clock must still advance with the others'.
+TEST(DistributedDem, AnEmptySolverStillAdvancesTheClock) {
+  const DemSetup setup = build_dem_setup(load_scene(SURGE_SOURCE_DIR "/scenes/granular_column.toml"), 200);
+  TransferLedger ledger;
+  CpuExecutor exec(ledger);
+  DemSolver<CpuExecutor> solver(exec, setup);
+  solver.set_grain_count(0);
+  for (int s = 0; s < 3; ++s) solver.step();
+  EXPECT_EQ(solver.status().step, 3);
+  EXPECT_DOUBLE_EQ(solver.status().time_s, 3.0 * double(setup.params.dt));
+  EXPECT_EQ(solver.status().instability, Instability::none);
 }
 
 TEST(DistributedWcsph, RefusesWhatRanksCannotShareByName) {

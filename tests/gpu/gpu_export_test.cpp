@@ -3,7 +3,6 @@
 // while the GPU steps on, the files it leads to are the files a synchronous download writes, and the ledger
 // counts exactly N x 44 bytes per frame (docs/lessons/6-trajectories.md).
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <cstring>
@@ -19,6 +18,7 @@
 #include "sim/scene/scene.h"
 #include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
+#include "tests/temporary_directory.h"
 
 namespace surge {
 namespace {
@@ -44,20 +44,6 @@ std::string file_bytes(const fs::path& path) {
   return bytes.str();
 }
 
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "surge-gpu-export-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 TEST(GpuExport, SnapshotIsTheStepItWasTakenAtWhileTheGpuStepsOn) {
   const SphSetup setup = dam_break(50000);
   auto gpu = make_cuda_simulation(setup);
@@ -81,7 +67,7 @@ TEST(GpuExport, SnapshotIsTheStepItWasTakenAtWhileTheGpuStepsOn) {
 TEST(GpuExport, OverlappedFilesEqualSynchronousDownloadFiles) {
   // One GPU run, two exporters at the same steps: the serial one from download(), the overlapped one from
   // snapshots written by its thread while the GPU steps on. Same bytes in every file.
-  TemporaryDirectory directory;
+  TemporaryDirectory directory("surge-gpu-export");
   const SphSetup setup = dam_break(50000);
   auto gpu = make_cuda_simulation(setup);
   const std::vector<ExportFormat> formats = {ExportFormat::vtk, ExportFormat::ply};
@@ -114,7 +100,7 @@ TEST(GpuExport, OverlappedFilesEqualSynchronousDownloadFiles) {
 }
 
 TEST(GpuExport, LedgerCountsFortyFourBytesPerParticlePerFrame) {
-  TemporaryDirectory directory;
+  TemporaryDirectory directory("surge-gpu-export");
   const SphSetup setup = dam_break(30000);
   auto gpu = make_cuda_simulation(setup);
   const std::size_t n = gpu->fluid_count();

@@ -4,7 +4,6 @@
 // four million particles of a dam-break column, printed (docs/perf/ records it, nothing asserts it).
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +26,8 @@
 #include "sim/io/overlapped_exporter.h"
 #include "sim/scene/scene.h"
 #include "sim/setup/build_fluid_setup.h"
+#include "tests/sim/mesh_topology.h"
+#include "tests/temporary_directory.h"
 
 namespace surge {
 namespace {
@@ -149,26 +150,6 @@ TEST(GpuFluidSurface, NoParticlesNoMeshAndBadSettingsThrow) {
   EXPECT_THROW(mesh_on_gpu(std::vector<Vec4f>{Vec4f{0, 0, 0, 0}}, {.spacing = 0.0f}), std::invalid_argument);
 }
 
-struct Topology {
-  bool closed = true, oriented = true;
-  long euler = 0;
-};
-
-Topology topology(const TriangleMesh& mesh) {
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed;
-  for (const auto& t : mesh.triangles)
-    for (int e = 0; e < 3; ++e) ++directed[{t[e], t[(e + 1) % 3]}];
-  Topology result;
-  long edges = 0;
-  for (const auto& [edge, count] : directed) {
-    if (count != 1) result.oriented = false;
-    if (directed.find({edge.second, edge.first}) == directed.end()) result.closed = false;
-    if (edge.first < edge.second) ++edges;
-  }
-  result.euler = long(mesh.vertices.size()) - edges + long(mesh.triangles.size());
-  return result;
-}
-
 std::size_t mesh_bytes(const FluidSurface& surface) {
   return surface.mesh.vertices.size() * 2 * sizeof(Vec3f) +
          surface.mesh.triangles.size() * 3 * sizeof(std::uint32_t);
@@ -205,20 +186,6 @@ TEST(GpuFluidSurface, ABallOfParticlesGivesAClosedOutwardSphereOfItsVolumeAndOnl
               mesh.vertices.size(), mesh.triangles.size(), volume / fluid_volume, least_cosine);
 }
 
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    std::string pattern = (fs::temp_directory_path() / "surge-gpu-surface-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TemporaryDirectory() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 std::string ply_header(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::string header, line;
@@ -229,7 +196,7 @@ std::string ply_header(const fs::path& path) {
 TEST(GpuFluidSurface, AGpuRunExportsSurfacesMeshedOnTheDevice) {
   // A dam break stepped on the GPU, exported as surfaces through the overlapped exporter: the particles
   // never cross (no "export frame" bytes), the mesh does, and the file is the CPU's mesh of the same step.
-  TemporaryDirectory directory;
+  TemporaryDirectory directory("surge-gpu-surface");
   const SphSetup setup = build_setup(load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml"), 50000);
   auto gpu = make_cuda_simulation(setup);
   for (int s = 0; s < 50; ++s) gpu->step();

@@ -11,13 +11,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "sim/io/surface_files.h"
+#include "tests/sim/mesh_topology.h"
 
 namespace surge {
 namespace {
@@ -31,27 +31,6 @@ std::vector<Vec4f> lattice(float spacing, int n, auto&& keep) {
         if (keep(x)) points.push_back(make_vec4(x, 0.0f));
       }
   return points;
-}
-
-struct Topology {
-  bool closed = true, oriented = true;
-  long euler = 0;
-};
-
-Topology topology(const TriangleMesh& mesh) {
-  std::map<std::pair<std::uint32_t, std::uint32_t>, int> directed;
-  for (const auto& t : mesh.triangles)
-    for (int e = 0; e < 3; ++e) ++directed[{t[e], t[(e + 1) % 3]}];
-  Topology result;
-  long edges = 0;
-  for (const auto& [edge, count] : directed) {
-    if (count != 1) result.oriented = false;
-    const auto reverse = directed.find({edge.second, edge.first});
-    if (reverse == directed.end()) result.closed = false;
-    if (edge.first < edge.second) ++edges;
-  }
-  result.euler = long(mesh.vertices.size()) - edges + long(mesh.triangles.size());
-  return result;
 }
 
 double area(const TriangleMesh& mesh) {

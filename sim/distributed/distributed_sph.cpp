@@ -19,7 +19,6 @@ void refuse_unshared_features(const SphSetup& setup) {
   };
   if (setup.emitter.present) refuse("an [[emitter]]");
   if (setup.solids.any_moving()) refuse("a moving or floating [[solid]]");
-  if (setup.params.continuity_density) refuse("continuity density (density = \"continuity\")");
 }
 
 }  // namespace
@@ -61,6 +60,8 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
   is_owned_.assign(f.size() == 0 ? 0 : std::size_t(max_id) + 1, 0);
   slot_of_id_.assign(is_owned_.size(), 0);
   if constexpr (kWcsph) {
+    // No previous step yet (w = 0), as the solver starts: the first step is an Euler step.
+    if (solver_->continuity_density()) verlet_before_by_id_.assign(is_owned_.size(), Vec4f{});
     solver_->set_maxima_hook([this](unsigned long long* maxima, const ParticleAcceleration* acceleration) {
       reduce_maxima(maxima, acceleration);
     });
@@ -79,7 +80,7 @@ void DistributedSph<Solver>::step() {
   figures_.migration = {};
   if (rebalance_due(options_, steps_)) {
     rebalance_slabs(comm_, slabs_, owned_, options_.histogram_bins, figures_);
-    figures_.migration = migrate_particles(comm_, slabs_, owned_);
+    figures_.migration = migrate();
   }
   halo_ = exchange_halo(comm_, slabs_, owned_, halo_width_, figures_.halo, halo_links_);
   halo_slots_found_ = false;
@@ -96,7 +97,7 @@ void DistributedSph<Solver>::step() {
 
   const Clock::time_point after = Clock::now();
   keep_owned();
-  add_exchange(figures_.migration, migrate_particles(comm_, slabs_, owned_));
+  add_exchange(figures_.migration, migrate());
   // The largest instability code over the ranks, and the largest speed of the owned particles, which DFSPH
   // and PBF choose their next time step from: as one process would from all of them
   // (FluidState::max_speed_or_infinity).
@@ -141,6 +142,14 @@ void DistributedSph<Solver>::load_solver() {
     put(record);
   }
   for (const Record& record : halo_) put(record);
+  if constexpr (kWcsph) {
+    if (!verlet_before_by_id_.empty()) {
+      // The owned particles' previous step; the halo copies none (an Euler step, whose result is dropped).
+      Vec4f* before = solver_->verlet_before().data();
+      for (std::size_t i = 0; i < owned_.size(); ++i) before[i] = verlet_before_by_id_[owned_[i].id];
+      for (std::size_t i = owned_.size(); i < count; ++i) before[i] = Vec4f{};
+    }
+  }
   fluid.n = std::uint32_t(count);
   fluid.pending = 0;
   if constexpr (kWcsph) solver_->host_step_state().active_count = std::uint32_t(count);
@@ -162,9 +171,26 @@ void DistributedSph<Solver>::keep_owned() {
       record.density_pressure_sum = solver_->density_pressure_sum()[i];
       record.divergence_pressure_sum = solver_->divergence_pressure_sum()[i];
     }
+    if constexpr (kWcsph) {
+      if (!verlet_before_by_id_.empty()) verlet_before_by_id_[id] = solver_->verlet_before()[i];
+    }
     owned_.push_back(record);
   }
   halo_.clear();
+}
+
+// The owned particles now in another rank's slab go to it; with continuity density each takes its Verlet
+// state along, out of this rank's table and into the new owner's, by creation id.
+template <typename Solver>
+ExchangeCount DistributedSph<Solver>::migrate() {
+  if (verlet_before_by_id_.empty()) return migrate_particles(comm_, slabs_, owned_);
+  Vec4f* by_id = verlet_before_by_id_.data();
+  const MigrantAttachment attachment{
+      .bytes = sizeof(Vec4f),
+      .pack = [=](std::uint32_t id, std::byte* to) { std::memcpy(to, by_id + id, sizeof(Vec4f)); },
+      .unpack = [=](std::uint32_t id,
+                    const std::byte* from) { std::memcpy(by_id + id, from, sizeof(Vec4f)); }};
+  return migrate_particles(comm_, slabs_, owned_, attachment);
 }
 
 // The maxima of this rank's owned particles (a halo particle at the halo's edge has a cut neighbourhood and

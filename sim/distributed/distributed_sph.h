@@ -18,7 +18,14 @@
 // The halo particles' own results are wrong at the halo's outer edge (their neighbourhoods are cut), which
 // is why they are dropped and why the maxima and averages skip them. Every rank keeps all the wall
 // particles (static). What this cannot do yet is refused when it is built (emitters, moving and floating
-// solids, continuity density), with the feature named.
+// solids), with the feature named.
+//
+// WCSPH with continuity density: the density is state, carried in the record, so the halo copies carry
+// their owners' density of the step's start, which is all an owned particle's rates read of a neighbour
+// (one support; delta-SPH diffusion reads the neighbours' densities and positions, nothing computed in the
+// step). The Verlet scheme's previous step (v^{n-1}, rho^{n-1}) is read by its own particle only: it is kept
+// by creation id between steps and migrates with its particle; the halo copies take an Euler step instead
+// (their results are dropped).
 #pragma once
 
 #include <cstddef>
@@ -82,6 +89,7 @@ class DistributedSph final : public DistributedFluid {
  private:
   void load_solver();
   void keep_owned();
+  ExchangeCount migrate();
   void reduce_maxima(unsigned long long* maxima, const ParticleAcceleration* acceleration);
   void refresh_halo(void* values, std::size_t value_bytes);
   void find_halo_slots();
@@ -96,6 +104,8 @@ class DistributedSph final : public DistributedFluid {
   std::vector<Record> owned_, halo_;
   long long global_count_ = 0;          // fluid particles over every rank (no emitter: constant)
   std::vector<std::uint8_t> is_owned_;  // by creation id, for the particles in the solver this step
+  // WCSPH with continuity density: the owned particles' Verlet state by creation id (empty otherwise).
+  std::vector<Vec4f> verlet_before_by_id_;
   // The halo refreshes of this step: who sent and received which copies, and their slots in the solver
   // once its sort has placed them (found at the first refresh of a step).
   HaloLinks halo_links_;

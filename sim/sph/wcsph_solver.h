@@ -259,6 +259,9 @@ class WcsphSolver : public FluidSolver<Exec> {
   }
   std::string variant_name() const { return force_pass_ == ForcePass::split ? "split force pass" : ""; }
   bool continuity_density() const { return continuity_; }
+  // With continuity density, the Verlet scheme's previous step (v^{n-1} in xyz, rho^{n-1} in w) in the
+  // particles' slot order, carried between steps: a driver of several ranks moves it with its particles.
+  Buffer<Vec4f>& verlet_before() { return verlet_before_; }
 
   // Several processes (sim/distributed/): a host function run after the force pass and before the time
   // step is chosen, given this step's maxima and accelerations, so that a rank can replace the maxima by

@@ -98,6 +98,27 @@ TEST(DistributedWcsph, OneRankIsTheOrdinarySolverBitForBit) {
   EXPECT_EQ(ranks.figures().total_migrated, 0);
 }
 
+// Continuity density: the density and the Verlet scheme's previous step leave the solver after each step
+// and come back before the next through the driver (its records and its table by creation id); 60 steps
+// hold leapfrog steps, which read the previous step, and every tenth an Euler step.
+TEST(DistributedWcsph, ContinuityDensityOneRankIsTheOrdinarySolverBitForBit) {
+  Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml");
+  scene.continuity_density = true;
+  scene.density_diffusion = 0.1f;
+  const SphSetup setup = build_setup(scene, 2000);
+  TransferLedger ledger;
+  CpuExecutor exec(ledger);
+  WcsphSolver<CpuExecutor> plain(exec, setup);
+  SingleProcess one;
+  DistributedWcsph ranks(one, setup, {.rebalance_every = 10});
+  step_both_and_expect_the_same_particles(plain, ranks);
+  ParticleFrame a;
+  plain.download(a);
+  const ParticleFrame b = ranks.owned_frame();
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(std::memcmp(a.density.data(), b.density.data(), a.size() * sizeof(float)), 0);
+}
+
 // DFSPH and PBF with their rank hooks set: the averages go through the driver, the refreshes find no halo.
 template <typename Solver, typename Settings>
 void expect_one_rank_bit_for_bit(const Settings& settings) {

@@ -405,11 +405,12 @@ SphSetup continuity_dam_break() {
 
 // After kWindow steps (2026-12-03, g++ 12 -O3, one thread per rank) the ranks differ from one process by at
 // most 6.0e-7 spacing (7.6e-9 m: one or two float32 units in the last place of a coordinate of 0.1-0.6 m),
-// 7.4e-7 m/s and 1.2e-7 rho0 on 2 and 3 ranks; one process with its particles reversed differs from itself
-// by 1.2e-6 spacing, 2.3e-6 m/s and 1.8e-7 rho0. The bounds are about 3 times the ranks' figures: a few
-// units in the last place. Tried and restored: with the halo copies holding the rest density instead of
-// their owners' carried density, with the migrants' carried density reset to it, or with the Verlet state
-// left behind when a particle migrates, the window fails them by orders of magnitude (docs/multi-rank.md).
+// 7.4e-7 m/s and 1.2e-7 rho0 (two units of a density near 1000) on 2 and 3 ranks; one process with its
+// particles reversed differs from itself by 1.2e-6 spacing, 2.3e-6 m/s and 1.8e-7 rho0. The bounds are
+// about 3 times the ranks' figures. Tried and restored: with the halo copies holding the rest density or
+// their owners' density of the step before, with the migrants' density reset to the rest density, or with
+// the Verlet state left behind when a particle migrates, the window fails them by 20 to 30,000 times (the
+// figures in docs/multi-rank.md).
 constexpr Bounds kContinuityBounds{2e-6, 3e-6, 4e-7};
 // The time step is the speed of sound's (about 1.25e-4 s here): 200 steps are 0.026 s, in which the column
 // has barely started to fall and every difference is still at the rounding's size. 1500 steps (0.19 s) take

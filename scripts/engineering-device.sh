@@ -13,6 +13,10 @@
 #   incompressible  DFSPH and PBF on scenes/spheric2dam.toml's tank at 3 and 4 spacings of support
 #   nbody     all-pairs gravity beside NVIDIA's nbody sample at 262,144 and 1,048,576 bodies
 #   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES
+#   frames    step + rendering offscreen at 1920x1080, the dam break at FRAME_PARTICLES (default 1M and 4M), in
+#             each of FRAME_STYLES (default spheres and surface)
+#   launches  Nsight Compute's list of the kernels of LAUNCH_STEPS steps of the 262,144-particle dam break
+#             (kernel names and GPU times), against the step's wall time from `surge bench`
 # Everything printed goes to $OUT/log.txt; gauge CSVs and run outputs are bundled in $OUT/results.tgz (the
 # device tool returns 8 files at most).
 set -uo pipefail
@@ -170,6 +174,48 @@ if want peers; then
   done
   cp /tmp/peers-out/summary.txt "$results/dualsphysics-summary.txt" 2>/dev/null
   cp /tmp/peers-out/logs.tar "$results/dualsphysics-logs.tar" 2>/dev/null
+fi
+
+if want frames; then
+  for style in ${FRAME_STYLES:-spheres surface}; do
+    stamp "frames: dam break, --style $style, ${FRAME_PARTICLES:-1048576,4194304} particles, 1920x1080"
+    timeout 200 $surge bench scenes/dam_break.toml --backend gpu --particles "${FRAME_PARTICLES:-1048576,4194304}" \
+      --steps 200 --render --size 1920x1080 --style "$style" > "$results/frames-$style.txt" 2>&1
+    echo "bench exit $?"
+    grep -E "frames at|interop|ms/step|^ +[0-9]" "$results/frames-$style.txt" | head -12
+  done
+fi
+
+if want launches; then
+  # ncu serialises the kernels, so the sum of their times is the step's GPU work; the bench's ms/step beside
+  # it is the wall time, and the difference is launch and host overhead.
+  stamp "launches: 262,144-particle dam break, ${LAUNCH_STEPS:-5} steps under ncu"
+  timeout 100 $surge bench scenes/dam_break.toml --backend gpu --particles 262144 --steps 200 --warmup 20 \
+    > "$results/launches-bench.txt" 2>&1
+  grep -E "ms/step|^ +[0-9]" "$results/launches-bench.txt" | head -6
+  timeout 150 ncu --clock-control none --metrics gpu__time_duration.sum --print-units base --csv \
+    $surge run scenes/dam_break.toml --backend gpu --particles 262144 --steps "$((30 + ${LAUNCH_STEPS:-5}))" \
+    --every 0 --quiet --out /tmp/launches > "$results/launches-ncu.csv" 2> "$results/launches-ncu.err"
+  echo "ncu exit $?"
+  python3 - "$results/launches-ncu.csv" "${LAUNCH_STEPS:-5}" <<'PY' || true
+import csv, sys, collections
+rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
+head, data = rows[0], rows[1:]
+name, value = head.index("Kernel Name"), head.index("Metric Value")
+ids = head.index("ID")
+print(f"{len(data)} kernel launches in the run")
+# The last steps: launches after the first 30 steps' worth are taken as the steady state.
+per = collections.OrderedDict()
+tail = data[-int(len(data) * int(sys.argv[2]) / (30 + int(sys.argv[2]))):]
+for r in tail:
+    k = r[name][:90]
+    n, t = per.get(k, (0, 0.0))
+    per[k] = (n + 1, t + float(r[value].replace(",", "")))
+total = sum(t for _, t in per.values())
+print(f"last {sys.argv[2]} steps (approx.): {len(tail)} launches, {total / 1e6 / int(sys.argv[2]):.4f} ms of kernels a step")
+for k, (n, t) in sorted(per.items(), key=lambda kv: -kv[1][1])[:25]:
+    print(f"  {n:5d} x {t / n / 1e6:8.4f} ms  {k}")
+PY
 fi
 
 stamp "done"

@@ -364,6 +364,12 @@ struct Flume {
   int width_particles = 4;
   double alpha = 0.01, delta = 0.1;
   const char* name = "";
+  // The diagnostic variants' other settings: the kernel and its support in spacings (the wall as many
+  // layers deep), a free-slip floor as well as side walls, and summation density instead of continuity.
+  const char* kernel = "cubic_spline";
+  int support = 2;
+  bool slip_floor = false;
+  bool continuity = true;
 };
 class PistonWaves : public ::testing::TestWithParam<Flume> {};
 
@@ -393,13 +399,16 @@ TEST_P(PistonWaves, DISABLED_MakeBieselsWaves) {
 min = [0.0, 0.0, 0.0]
 max = [%.3f, %.4f, 0.55]
 walls = ["x-", "x+", "y-", "y+", "z-"]
-slip_walls = ["y-", "y+"]
+wall_layers = %d
+slip_walls = ["y-", "y+"%s]
 [resolution]
 spacing = %.4f
+kernel = "%s"
+support_ratio = %d.0
 [fluid]
 viscosity_alpha = %.3f
 speed_of_sound = 15.0
-continuity_density = true
+continuity_density = %s
 density_diffusion = %.3f
 [[fluid.block]]
 shape = "box"
@@ -417,7 +426,9 @@ ramp = %.5f
 [gauges]
 every_time = 0.005
 )",
-                length, width, spacing, flume.alpha, flume.delta, length, width, depth, width, 0.5 * stroke,
+                length, width, std::max(2, flume.support), flume.slip_floor ? ", \"z-\"" : "", spacing,
+                flume.kernel, flume.support, flume.alpha, flume.continuity ? "true" : "false",
+                flume.continuity ? flume.delta : 0.0, length, width, depth, width, 0.5 * stroke,
                 omega / (2 * kPi), period);
   std::string scene_text = text;
   for (const double x : gauge_x) {
@@ -457,9 +468,12 @@ every_time = 0.005
   };
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::printf(
-      "piston kh = %.2f, %d particles wide, alpha %.3f, delta %.2f: T = %.3f s, stroke %.4f m, group "
-      "velocity %.3f m/s, flume %.2f m; Biesel's H/S %.3f; %zu particles, %ld steps, %.0f s\n",
-      kh, flume.width_particles, flume.alpha, flume.delta, period, stroke, group, length, expected_ratio,
+      "piston kh = %.2f, %d particles wide, alpha %.3f, delta %.2f, %s at %d spacings, %s floor, %s "
+      "density: T = %.3f s, stroke %.4f m, group velocity %.3f m/s, flume %.2f m; Biesel's H/S %.3f; %zu "
+      "particles, %ld steps, %.0f s\n",
+      kh, flume.width_particles, flume.alpha, flume.delta, flume.kernel, flume.support,
+      flume.slip_floor ? "free-slip" : "no-slip", flume.continuity ? "continuity" : "summation", period, stroke,
+      group, length, expected_ratio,
       sim->fluid_count(), sim->status().step, seconds);
   for (std::size_t g = 0; g < levels.size(); ++g) {
     std::printf("  gauge x = %.1f m, H/S against Biesel's, period by period from the front:", gauge_x[g]);
@@ -481,7 +495,11 @@ INSTANTIATE_TEST_SUITE_P(MovingSolidsGpu, PistonWaves, ::testing::Values(Flume{0
 INSTANTIATE_TEST_SUITE_P(PistonDamping, PistonWaves,
                          ::testing::Values(Flume{2.0, 4, 0.01, 0.0, "NoDensityDiffusion"},
                                            Flume{2.0, 4, 0.0, 0.1, "NoArtificialViscosity"},
-                                           Flume{2.0, 10, 0.01, 0.1, "TenWide"}),
+                                           Flume{2.0, 10, 0.01, 0.1, "TenWide"},
+                                           Flume{2.0, 4, 0.01, 0.1, "SlipFloor", "cubic_spline", 2, true},
+                                           Flume{2.0, 4, 0.01, 0.1, "Summation", "cubic_spline", 2, false, false},
+                                           Flume{2.0, 4, 0.01, 0.1, "WendlandThree", "wendland_c2", 3},
+                                           Flume{2.0, 4, 0.01, 0.1, "WendlandFour", "wendland_c2", 4}),
                          flume_name);
 
 }  // namespace

@@ -15,6 +15,9 @@
 #   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES
 #   frames    step + rendering offscreen at 1920x1080, the dam break at FRAME_PARTICLES (default 1M and 4M), in
 #             each of FRAME_STYLES (default spheres and surface)
+#   sph       `surge bench` of the dam break at graphics settings (cubic spline, support 2) at SPH_PARTICLES
+#             (default 262k, 1M, 4M, 16M) and of scenes/spheric2dam.toml (DualSPHysics' settings) at DAM_BENCH
+#             (default its 4M and 13M sizes), with --json records
 #   launches  Nsight Compute's list of the kernels of LAUNCH_STEPS steps of the 262,144-particle dam break
 #             (kernel names and GPU times), against the step's wall time from `surge bench`
 # Everything printed goes to $OUT/log.txt; gauge CSVs and run outputs are bundled in $OUT/results.tgz (the
@@ -184,6 +187,19 @@ if want frames; then
     echo "bench exit $?"
     grep -E "frames at|interop|ms/step|^ +[0-9]" "$results/frames-$style.txt" | head -12
   done
+fi
+
+if want sph; then
+  stamp "sph: dam break at ${SPH_PARTICLES:=262144,1048576,4194304,16777216}"
+  timeout 200 $surge bench scenes/dam_break.toml --backend gpu --particles "$SPH_PARTICLES" --steps 100 --warmup 20 \
+    --json "$results/sph-dam-break.json" > "$results/sph-dam-break.txt" 2>&1
+  echo "bench exit $?"
+  grep -E "^ +[0-9]|neighbo|floor" "$results/sph-dam-break.txt" | cut -c1-150 | head -16
+  stamp "sph: scenes/spheric2dam.toml at ${DAM_BENCH:=3081624,10438578}"
+  timeout 200 $surge bench scenes/spheric2dam.toml --backend gpu --particles "$DAM_BENCH" --steps 60 --warmup 20 \
+    --json "$results/sph-spheric2dam.json" > "$results/sph-spheric2dam.txt" 2>&1
+  echo "bench exit $?"
+  grep -E "^ +[0-9]|neighbo|pairs|floor" "$results/sph-spheric2dam.txt" | cut -c1-150 | head -12
 fi
 
 if want launches; then

@@ -45,104 +45,29 @@ SURGE_HD Vec3f boundary_velocity(const CellIndexView& boundary, std::uint32_t b)
   return boundary.velocities != nullptr ? xyz(boundary.velocities[b]) : Vec3f{};
 }
 
-// The nine contiguous particle ranges [begin, end) of `index` that cover the 27 cells around x (fewer at the
-// domain's edges), one at a time: rows along x, y fastest, then z.
-class CellRanges {
- public:
-  SURGE_HD CellRanges(const GridGeometry& grid, const CellIndexView& index, Vec3f x)
-      : grid_(grid), cell_start_(index.cell_start) {
-    const int cx = grid.cell_x(x.x);
-    cy_ = grid.cell_y(x.y);
-    cz_ = grid.cell_z(x.z);
-    x_first_ = cx > 0 ? cx - 1 : 0;
-    x_last_ = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
-  }
-  // The next range (possibly empty); false when all nine rows have been given.
-  SURGE_HD bool next(std::uint32_t& begin, std::uint32_t& end) {
-    while (row_ < 9) {
-      const int z = cz_ - 1 + row_ / 3, y = cy_ - 1 + row_ % 3;
-      ++row_;
-      if (z < 0 || z >= grid_.nz || y < 0 || y >= grid_.ny) continue;
-      begin = cell_start_[grid_.key(x_first_, y, z)];
-      end = cell_start_[grid_.key(x_last_, y, z) + 1];
-      return true;
-    }
-    return false;
-  }
-
- private:
-  const GridGeometry& grid_;
-  const std::uint32_t* cell_start_;
-  int cy_ = 0, cz_ = 0, x_first_ = 0, x_last_ = 0, row_ = 0;
-};
-
-// Calls range(begin, end) for each of the nine ranges of CellRanges. The neighbour search tests every
-// particle in them.
+// Calls range(begin, end) for each of the nine contiguous particle ranges [begin, end) of `index` that
+// cover the 27 cells around x (fewer at the domain's edges). The neighbour search tests every particle in
+// them.
 template <typename Range>
 SURGE_HD void for_each_cell_range(const GridGeometry& grid, const CellIndexView& index, Vec3f x,
                                   Range&& range) {
-  CellRanges ranges(grid, index, x);
-  std::uint32_t begin = 0, end = 0;
-  while (ranges.next(begin, end)) range(begin, end);
-}
-
-#if defined(__CUDA_ARCH__)
-// The GPU's search over cells sorted by key. The lanes of a warp hold particles of the same few cells, so
-// they test the same candidates in step, but each finds a different one in its support: about one
-// candidate in seven. A loop that calls visit as soon as its lane finds a neighbour runs the visit's body
-// (the pair's physics, the costly part) for nearly every candidate with most lanes idle. Here each lane
-// collects the neighbours it finds, and the warp runs the visits together when some lane has kBatch of
-// them (and at the end), so the body runs about once per neighbour of the busiest lane. Each lane visits
-// its neighbours in the same order as the plain loop below, with r_ij and r2 computed the same way, so the
-// sums are those of the CPU's loop up to the rounding the two compilers differ in (GpuEquivalence).
-template <typename Visit>
-__device__ __forceinline__ void for_each_neighbor_in_warp_batches(const GridGeometry& grid,
-                                                                  const CellIndexView& index, Vec3f x_i,
-                                                                  float support2, Visit&& visit) {
-  constexpr int kBatch = 8;
-  const unsigned lanes = __activemask();
-  CellRanges ranges(grid, index, x_i);
-  std::uint32_t j = 0, end = 0;
-  bool more = false;
-  while (!more && ranges.next(j, end)) more = j < end;
-  std::uint32_t found[kBatch];
-  int count = 0;
-  const auto visit_found = [&]() {
-    for (int k = 0; k < count; ++k) {
-      const std::uint32_t n = found[k];
-      const Vec4f p = index.positions[n];
-      const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
-      visit(n, r_ij, length_squared(r_ij));
+  const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
+  const int x_first = cx > 0 ? cx - 1 : 0;
+  const int x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
+  for (int z = cz - 1; z <= cz + 1; ++z) {
+    if (z < 0 || z >= grid.nz) continue;
+    for (int y = cy - 1; y <= cy + 1; ++y) {
+      if (y < 0 || y >= grid.ny) continue;
+      range(index.cell_start[grid.key(x_first, y, z)], index.cell_start[grid.key(x_last, y, z) + 1]);
     }
-    count = 0;
-  };
-  while (__any_sync(lanes, more)) {
-    if (more) {
-      const Vec4f p = index.positions[j];
-      const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
-      if (length_squared(r_ij) < support2) found[count++] = j;
-      if (++j == end) {
-        more = false;
-        while (!more && ranges.next(j, end)) more = j < end;
-      }
-    }
-    if (__any_sync(lanes, count == kBatch)) visit_found();
   }
-  visit_found();
 }
-#endif
 
 // Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
 // when it is in the index (r2 = 0). j indexes index.positions (and the arrays parallel to it).
 template <typename Visit>
 SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
                                 float support2, Visit&& visit) {
-#if defined(__CUDA_ARCH__)
-  if (index.sorted_order == nullptr) {
-    for_each_neighbor_in_warp_batches(grid, index, x_i, support2, visit);
-    return;
-  }
-#endif
   for_each_cell_range(grid, index, x_i, [&](std::uint32_t begin, std::uint32_t end) {
     // Two loops rather than one with a per-candidate test: the sorted case is the hot path.
     if (index.sorted_order == nullptr) {

@@ -358,7 +358,7 @@ TEST(MovingSolidsGpu, ArchimedesWithinTwoPercentAtTwentyFiveSpacings) {
 // -4.4 % at 0.6 m and 0.95 / 0.82 / 0.70 of Biesel's at the three gauges (same day): the cubic spline's
 // short support, not the walls or the viscosity, was most of the damping (0.25 /m is left). So the checked
 // flume is Wendland C2 at 3 spacings, as DualSPHysics' wave cases use (h = 2 dp there); the
-// `PistonDamping/` variants keep the rows of docs/scenes.md's table.
+// `DISABLED_PistonDamping/` variants keep the rows of docs/scenes.md's table.
 struct Flume {
   double kh;
   int width_particles = 4;
@@ -372,7 +372,7 @@ struct Flume {
 };
 class PistonWaves : public ::testing::TestWithParam<Flume> {};
 
-TEST_P(PistonWaves, DISABLED_MakeBieselsWaves) {
+TEST_P(PistonWaves, MakeBieselsWaves) {
   // Four particles across: a flume two particles wide does not stand still (docs/scenes.md).
   const Flume flume = GetParam();
   const double depth = 0.3, spacing = 0.005, width = flume.width_particles * spacing;
@@ -487,10 +487,12 @@ every_time = 0.005
 std::string flume_name(const ::testing::TestParamInfo<Flume>& info) {
   return "kh" + std::to_string(int(info.param.kh * 10)) + info.param.name;
 }
-INSTANTIATE_TEST_SUITE_P(MovingSolidsGpu, PistonWaves, ::testing::Values(Flume{0.5}, Flume{1.0}, Flume{2.0}),
+INSTANTIATE_TEST_SUITE_P(WaveFlume, PistonWaves, ::testing::Values(Flume{0.5}, Flume{1.0}, Flume{2.0}),
                          flume_name);
+// Diagnostics, not checks (the cubic spline's rows fail the 10 %): run them with
+// --gtest_also_run_disabled_tests --gtest_filter='DISABLED_PistonDamping/*'.
 INSTANTIATE_TEST_SUITE_P(
-    PistonDamping, PistonWaves,
+    DISABLED_PistonDamping, PistonWaves,
     ::testing::Values(Flume{2.0, 4, 0.01, 0.1, "CubicSpline", "cubic_spline", 2},
                       Flume{2.0, 4, 0.01, 0.0, "CubicNoDensityDiffusion", "cubic_spline", 2},
                       Flume{2.0, 4, 0.0, 0.1, "CubicNoArtificialViscosity", "cubic_spline", 2},

@@ -574,9 +574,10 @@ Mat4 translation(Vec3f offset) {
 // A solid box of the water slab's footprint above (0.32 m square, 0.16 m deep, its middle 0.46 m over the
 // floor), lit at 45 degrees from +x, seen from above. It is opaque: where its shadow falls the floor loses
 // all of the sun's light and keeps the sky's (floor.frag: 0.45 of 0.45 + 0.55 x the sun's height), so it is
-// darker than the open floor and than the water's partial shadow of the same footprint. With shadows off
-// that floor is as lit as the open floor. Moved by its model matrix (as the app sets it each frame from the
-// body's pose), its shadow moves with it and the floor it left is lit again. Its edges are soft.
+// darker than the open floor and than the water's partial shadow of the same footprint, and stays so with
+// water above the box on the same line to the sun. With shadows off that floor is as lit as the open floor.
+// Moved by its model matrix (as the app sets it each frame from the body's pose), its shadow moves with it
+// and the floor it left is lit again. Its edges are soft.
 TEST_F(FluidSurfaceTest, ASolidCastsAFullShadowThatFollowsItsPose) {
   camera_.pitch_deg = 89.0f;
   settings_.has_box = true;
@@ -590,6 +591,9 @@ TEST_F(FluidSurfaceTest, ASolidCastsAFullShadowThatFollowsItsPose) {
   // The same footprint in water: particle centres from -0.14 to 0.14 m across and 0.05 to 0.17 m high, their
   // spheres reaching 0.16 m and from 0.03 to 0.19 m.
   const std::vector<Vec4f> water = lattice_box({-0.14f, -0.14f, 0.05f}, 8, 8, 4, kRadius);
+  // The same slab 0.2 m further towards the sun (light at 45 degrees from +x): its middle, (0.2, 0, 0.31) m,
+  // throws its shadow where the box's middle does, and the box does not hide it from the eye.
+  const std::vector<Vec4f> water_above = lattice_box({0.06f, -0.14f, 0.25f}, 8, 8, 4, kRadius);
 
   // Where a point's shadow falls: along the light, down to the floor.
   const Vec3f to_light = light_direction(settings_);
@@ -601,6 +605,7 @@ TEST_F(FluidSurfaceTest, ASolidCastsAFullShadowThatFollowsItsPose) {
 
   const Picture bare = render({});
   const Picture water_shadow = render(water);
+  const Picture water_above_shadow = render(water_above);
   renderer_->solids().set_shapes({{box.data(), box.size()}});
   renderer_->solids().set_model(0, translation(center));
   const Picture solid_shadow = render({});
@@ -609,6 +614,8 @@ TEST_F(FluidSurfaceTest, ASolidCastsAFullShadowThatFollowsItsPose) {
   settings_.look.shadows = true;
   renderer_->solids().set_model(0, translation(moved_center));
   const Picture moved = render({});
+  renderer_->solids().set_model(0, translation(center));
+  const Picture box_under_water = render(water_above);
   const std::filesystem::path pictures = picture_directory();
   write_png(pictures / "surface_solid_shadow.png", kSize, kSize, solid_shadow.rgba);
   write_png(pictures / "surface_solid_shadow_moved.png", kSize, kSize, moved.rgba);
@@ -633,6 +640,17 @@ TEST_F(FluidSurfaceTest, ASolidCastsAFullShadowThatFollowsItsPose) {
   EXPECT_LT(solid_under, 0.85f * water_under) << "the box's shadow should be darker than water's";
   EXPECT_NEAR(unshadowed_under, bare_under, 1.0f)
       << "shadows off, yet the floor is darker (or the box hides it)";
+  // Water above the box: alone it shades that floor partly; with the box below it the shadow stays full (one
+  // shadow map for both would keep only the nearer blocker, the water, and lighten it to the water's).
+  const float water_above_under = patch_luminance(water_above_shadow, under_x, under_y);
+  const float box_under_water_under = patch_luminance(box_under_water, under_x, under_y);
+  std::printf(
+      "with the slab 0.2 m nearer the sun: the slab alone %.1f (%.2f), the slab and the box %.1f (%.2f)\n",
+      water_above_under, water_above_under / bare_under, box_under_water_under,
+      box_under_water_under / bare_under);
+  EXPECT_LT(water_above_under, 0.85f * bare_under) << "the slab above the box casts no shadow there";
+  EXPECT_NEAR(box_under_water_under / bare_under, full_shadow, 0.03f)
+      << "water above lightens the box's shadow";
   EXPECT_NEAR(moved_under, bare_under, 1.0f) << "the shadow stayed where the box was";
   EXPECT_NEAR(moved_moved / bare_moved, full_shadow, 0.03f) << "the shadow did not follow the box";
   for (const Picture* picture : {&water_shadow, &solid_shadow, &moved})

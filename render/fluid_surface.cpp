@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 namespace surge::render {
 namespace {
@@ -28,14 +29,14 @@ constexpr float kSpraySize = 0.7f;  // spray point diameter over the particle's
 constexpr std::array<float, 4> kGlassPane{0.80f, 0.88f, 0.96f, 0.10f};
 constexpr std::array<float, 4> kGlassEdge{0.90f, 0.95f, 1.00f, 0.75f};
 constexpr int kFloorVertices = 6, kPaneVertices = 24, kEdgeVertices = 24;
-// The shadow map's side [px]: it spans the box's bounding sphere, so a particle of a 1 m tank at 1 cm
+// The shadow maps' side [px]: they span the box's bounding sphere, so a particle of a 1 m tank at 1 cm
 // spacing is about 10 px across.
 constexpr int kShadowMapSize = 2048;
 // The share of the floor's direct light that water in its path takes away: water is clear, so its shadow is
-// lighter than a solid's (the light it bends into caustics is not drawn).
-constexpr float kShadowStrength = 0.55f;
+// lighter than a solid's, which takes all of it (the light the water bends into caustics is not drawn).
+constexpr float kWaterShadowStrength = 0.55f;
 // The light's angular radius [rad]: a sun blurred by a hazy sky, so a shadow's edge widens with the height
-// of the water that casts it (a penumbra 10 cm wide per metre of height), as under a real sky.
+// of the water or solid that casts it (a penumbra 10 cm wide per metre of height), as under a real sky.
 constexpr float kLightAngularRadius = 0.05f;
 
 unsigned make_texture(GLenum format, int width, int height, GLint filter) {
@@ -117,16 +118,21 @@ FluidSurface::FluidSurface(const std::filesystem::path& shaders)
   environment_texture_ = make_texture(GL_RGBA16F, kEnvironmentWidth, kEnvironmentHeight, GL_LINEAR);
   // Longitude wraps around; the poles do not.
   glTextureParameteri(environment_texture_, GL_TEXTURE_WRAP_S, GL_REPEAT);
-  shadow_map_ = make_texture(GL_DEPTH_COMPONENT32F, kShadowMapSize, kShadowMapSize, GL_NEAREST);
-  glCreateFramebuffers(1, &shadow_framebuffer_);
-  glNamedFramebufferTexture(shadow_framebuffer_, GL_DEPTH_ATTACHMENT, shadow_map_, 0);
-  glNamedFramebufferDrawBuffer(shadow_framebuffer_, GL_NONE);
+  for (auto [map, framebuffer] : {std::pair{&water_shadow_map_, &water_shadow_framebuffer_},
+                                  std::pair{&solid_shadow_map_, &solid_shadow_framebuffer_}}) {
+    *map = make_texture(GL_DEPTH_COMPONENT32F, kShadowMapSize, kShadowMapSize, GL_NEAREST);
+    glCreateFramebuffers(1, framebuffer);
+    glNamedFramebufferTexture(*framebuffer, GL_DEPTH_ATTACHMENT, *map, 0);
+    glNamedFramebufferDrawBuffer(*framebuffer, GL_NONE);
+  }
 }
 
 FluidSurface::~FluidSurface() {
   release_targets();
-  glDeleteFramebuffers(1, &shadow_framebuffer_);
-  glDeleteTextures(1, &shadow_map_);
+  const unsigned shadow_framebuffers[] = {water_shadow_framebuffer_, solid_shadow_framebuffer_};
+  glDeleteFramebuffers(2, shadow_framebuffers);
+  const unsigned shadow_maps[] = {water_shadow_map_, solid_shadow_map_};
+  glDeleteTextures(2, shadow_maps);
   glDeleteTextures(1, &environment_texture_);
   glDeleteBuffers(1, &box_buffer_);
   glDeleteVertexArrays(1, &box_vertex_array_);
@@ -236,7 +242,7 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids,
   glEnable(GL_PROGRAM_POINT_SIZE);
   glDepthMask(GL_TRUE);
   draw_environment_texture(light_direction(settings));
-  draw_shadow_map(fluid, settings);
+  draw_shadow_maps(fluid, solids, settings);
   glViewport(0, 0, width, height);
 
   // The scene without the water: what the water refracts, and what shows where there is none.
@@ -325,23 +331,26 @@ void FluidSurface::draw_scene(const OrbitCamera& camera, const Mat4& view, const
     glProgramUniform1f(program, floor_program_.uniform("u_fade_radius"),
                        3.0f * std::max({hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}));
     glProgramUniform1i(program, floor_program_.uniform("u_environment"), 0);
-    // The shadow map's texel (u, v, depth) in [0, 1]^3 from a world point: clip space halved and shifted.
+    // The shadow maps' texel (u, v, depth) in [0, 1]^3 from a world point: clip space halved and shifted.
     const ShadowView light = shadow_view(settings);
     Mat4 to_texture = Mat4::identity();
     for (int row = 0; row < 3; ++row) to_texture.at(row, row) = 0.5f, to_texture.at(row, 3) = 0.5f;
     const Mat4 shadow_from_world = to_texture * light.projection * light.view;
     glProgramUniformMatrix4fv(program, floor_program_.uniform("u_shadow_from_world"), 1, GL_FALSE,
                               shadow_from_world.m.data());
-    glProgramUniform1i(program, floor_program_.uniform("u_shadow_map"), 1);
-    glProgramUniform1i(program, floor_program_.uniform("u_shadows"), shadow_map_drawn_ ? 1 : 0);
-    glProgramUniform1f(program, floor_program_.uniform("u_shadow_strength"), kShadowStrength);
+    glProgramUniform1i(program, floor_program_.uniform("u_water_shadow_map"), 1);
+    glProgramUniform1i(program, floor_program_.uniform("u_solid_shadow_map"), 2);
+    glProgramUniform1i(program, floor_program_.uniform("u_water_shadows"), water_shadow_drawn_ ? 1 : 0);
+    glProgramUniform1i(program, floor_program_.uniform("u_solid_shadows"), solid_shadow_drawn_ ? 1 : 0);
+    glProgramUniform1f(program, floor_program_.uniform("u_water_shadow_strength"), kWaterShadowStrength);
     glProgramUniform1f(program, floor_program_.uniform("u_shadow_depth_m"), light.depth_range_m);
     glProgramUniform1f(program, floor_program_.uniform("u_shadow_width_m"), light.width_m);
     glProgramUniform1f(program, floor_program_.uniform("u_light_angular_radius"), kLightAngularRadius);
     // The narrowest penumbra: one and a half particle radii, so a sheet one particle thick casts an even
-    // shadow rather than a pattern of dots.
+    // shadow rather than a pattern of dots; a solid's edge is softened alike, as one light casts both.
     glProgramUniform1f(program, floor_program_.uniform("u_min_penumbra_m"), 1.5f * settings.particle_radius);
-    glBindTextureUnit(1, shadow_map_);
+    glBindTextureUnit(1, water_shadow_map_);
+    glBindTextureUnit(2, solid_shadow_map_);
     glUseProgram(program);
     glDrawArrays(GL_TRIANGLES, 0, kFloorVertices);
   }
@@ -384,28 +393,42 @@ void FluidSurface::draw_particles(const ShaderProgram& program, const ParticleBu
   glBindVertexArray(0);
 }
 
-void FluidSurface::draw_shadow_map(const ParticleBuffers& fluid, const RenderSettings& settings) {
-  shadow_map_drawn_ = settings.has_box && settings.show_floor && settings.look.shadows && fluid.count() > 0;
-  if (!shadow_map_drawn_) return;
-  // The particles' spheres seen from the light, depth only: the floor (floor.frag) is in shadow where a
-  // sphere lies between it and the light. From the same GL buffers as every other pass: no bus bytes.
+void FluidSurface::draw_shadow_maps(const ParticleBuffers& fluid, const SolidMeshes* solids,
+                                    const RenderSettings& settings) {
+  const bool floor_shadows = settings.has_box && settings.show_floor && settings.look.shadows;
+  water_shadow_drawn_ = floor_shadows && fluid.count() > 0;
+  solid_shadow_drawn_ = floor_shadows && solids != nullptr && solids->count() > 0;
   const ShadowView light = shadow_view(settings);
-  const GLuint id = shadow_program_.id();
-  set_matrices(shadow_program_, light.view, light.projection);
-  glProgramUniform1f(id, shadow_program_.uniform("u_radius"), settings.particle_radius);
-  glProgramUniform2f(id, shadow_program_.uniform("u_viewport"), float(kShadowMapSize), float(kShadowMapSize));
-  glProgramUniform1i(id, shadow_program_.uniform("u_select"), 0);
   const float far_depth = 1.0f;
-  glClearNamedFramebufferfv(shadow_framebuffer_, GL_DEPTH, 0, &far_depth);
-  glBindFramebuffer(GL_FRAMEBUFFER, shadow_framebuffer_);
-  glViewport(0, 0, kShadowMapSize, kShadowMapSize);
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
-  glDisable(GL_BLEND);
-  glUseProgram(id);
-  glBindVertexArray(fluid.vertex_array());
-  glDrawArrays(GL_POINTS, 0, GLsizei(fluid.count()));
-  glBindVertexArray(0);
+  if (water_shadow_drawn_) {
+    // The particles' spheres seen from the light, depth only: the floor (floor.frag) is in shadow where a
+    // sphere lies between it and the light. From the same GL buffers as every other pass: no bus bytes.
+    const GLuint id = shadow_program_.id();
+    set_matrices(shadow_program_, light.view, light.projection);
+    glProgramUniform1f(id, shadow_program_.uniform("u_radius"), settings.particle_radius);
+    glProgramUniform2f(id, shadow_program_.uniform("u_viewport"), float(kShadowMapSize),
+                       float(kShadowMapSize));
+    glProgramUniform1i(id, shadow_program_.uniform("u_select"), 0);
+    glClearNamedFramebufferfv(water_shadow_framebuffer_, GL_DEPTH, 0, &far_depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, water_shadow_framebuffer_);
+    glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_BLEND);
+    glUseProgram(id);
+    glBindVertexArray(fluid.vertex_array());
+    glDrawArrays(GL_POINTS, 0, GLsizei(fluid.count()));
+    glBindVertexArray(0);
+  }
+  if (solid_shadow_drawn_) {
+    // The solids at this frame's poses (their model matrices, which the app sets each frame from the poses
+    // it already reads for drawing them: no further bus bytes), seen from the light. Their own shader, its
+    // colour going nowhere (the framebuffer has no colour buffer): only the depth is kept.
+    glClearNamedFramebufferfv(solid_shadow_framebuffer_, GL_DEPTH, 0, &far_depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, solid_shadow_framebuffer_);
+    glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+    solids->draw(light.view, light.projection, light_direction(settings));
+  }
 }
 
 void FluidSurface::smooth_depth(const Mat4& projection, const RenderSettings& settings) {

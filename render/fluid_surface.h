@@ -4,9 +4,10 @@
 // in the same GL buffers as the spheres style, so a GPU simulation feeds it through interop unchanged.
 //
 // A frame, pass by pass (each a shader in shaders/):
-//   shadow     the particles' spheres seen from the light, depth only, into a shadow map (fluid_shadow.frag)
+//   shadow     the particles' spheres seen from the light, depth only, into the water's shadow map
+//              (fluid_shadow.frag); the solids at their poses this frame, likewise, into the solids' own
 //   scene      sky (environment.frag, sky.frag), the scene's solids (solid_mesh.frag), floor with a grid
-//              (floor.frag, soft-shadowed through the shadow map), tank edges: colour + depth
+//              (floor.frag, soft-shadowed through both shadow maps), tank edges: colour + depth
 //   thickness  every particle in front of the scene adds its chord, blended additively
 //              (fluid_thickness.frag)
 //   depth      the nearest sphere surface's distance, spray left out (fluid_particle.vert, fluid_depth.frag)
@@ -31,8 +32,8 @@ namespace surge::render {
 // Towards the light, unit, world space: the scene's [render] light_direction.
 Vec3f light_direction(const RenderSettings& settings);
 
-// The shadow map's camera: orthographic, looking along the light at the box's centre, framing the box's
-// bounding sphere (the particles stay in the box).
+// The shadow maps' camera: orthographic, looking along the light at the box's centre, framing the box's
+// bounding sphere (the particles and the solids stay in the box).
 struct ShadowView {
   Mat4 view, projection;
   float depth_range_m = 1;  // [m] of the map's depth from 0 to 1
@@ -64,7 +65,8 @@ class FluidSurface {
   void resize(int width, int height);
   void release_targets();
   void draw_environment_texture(Vec3f to_light);
-  void draw_shadow_map(const ParticleBuffers& fluid, const RenderSettings& settings);
+  void draw_shadow_maps(const ParticleBuffers& fluid, const SolidMeshes* solids,
+                        const RenderSettings& settings);
   void draw_scene(const OrbitCamera& camera, const Mat4& view, const Mat4& projection,
                   const SolidMeshes* solids, const RenderSettings& settings);
   void draw_particles(const ShaderProgram& program, const ParticleBuffers& fluid, const Mat4& view,
@@ -85,9 +87,14 @@ class FluidSurface {
   unsigned environment_texture_ = 0;
   bool environment_drawn_ = false;
   Vec3f environment_light_{};
-  // Depth of the particles seen from the light; drawn each frame when the floor has shadows.
-  unsigned shadow_framebuffer_ = 0, shadow_map_ = 0;
-  bool shadow_map_drawn_ = false;
+  // Depth of the particles and, apart, of the solids seen from the light; each drawn every frame when the
+  // floor has shadows and there is water or a solid to cast them. Apart, because water is clear and a solid
+  // is opaque: one map would keep only the nearer of the two, and water over a solid would lighten its
+  // shadow.
+  unsigned water_shadow_framebuffer_ = 0, water_shadow_map_ = 0;
+  bool water_shadow_drawn_ = false;
+  unsigned solid_shadow_framebuffer_ = 0, solid_shadow_map_ = 0;
+  bool solid_shadow_drawn_ = false;
 
   // Per-frame targets, sized with the viewport.
   int width_ = 0, height_ = 0;

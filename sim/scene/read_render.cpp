@@ -44,7 +44,8 @@ constexpr std::array kRenderParameters = {
                               "sun, the highlights, the solids' shading and the floor's shadows follow it"},
     RenderSpec{.key = "shadows",
                .member = &RenderLook::shadows,
-               .description = "surface style: the water casts a soft shadow on the floor"},
+               .description = "surface style: the water and the solids cast soft shadows on the floor, the "
+                              "water's partial (it is clear), a solid's full"},
 };
 
 }  // namespace

@@ -47,7 +47,7 @@ struct RenderLook {
   // Towards the light (the sun), world space, z up; any length, z > 0. The sky's sun, the water's highlight,
   // the solids' shading and the floor's shadows follow it.
   Vec3f light_direction{-0.45f, -0.55f, 1.0f};
-  bool shadows = true;  // surface style: the water's soft shadow on the floor
+  bool shadows = true;  // surface style: the water's and the solids' soft shadows on the floor
   int line = 0;         // of the [render] table; 0 when the scene has none
 };
 

@@ -1,7 +1,7 @@
 // The surface style (render/fluid_surface.h) draws what it should, measured on small offscreen images (Mesa
 // in CI): a ball of particles becomes one smooth disc, thicker water absorbs more, the scene behind shows
-// through and is shifted by refraction, isolated particles become bright points, and the glass tank does not
-// hide the water.
+// through and is shifted by refraction, isolated particles become bright points, the glass tank does not
+// hide the water, and water and solids cast shadows on the floor.
 #include "render/fluid_surface.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <memory>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "render/camera.h"
@@ -87,6 +88,11 @@ class FluidSurfaceTest : public ::testing::Test {
     const FluidSurface& surface = *renderer_->surface();
     return {target.read_rgba(), surface.read_depth(false), surface.read_depth(true),
             surface.read_thickness()};
+  }
+  // The pixel (from the left, from the top) where the camera sees world point `p`.
+  std::pair<int, int> pixel_of(Vec3f p) const {
+    const Vec4 clip = camera_.projection(1.0f) * camera_.view() * Vec4{p.x, p.y, p.z, 1.0f};
+    return {int((clip.x / clip.w * 0.5f + 0.5f) * kSize), int((0.5f - 0.5f * clip.y / clip.w) * kSize)};
   }
   // Pixels per metre at `distance` in front of the eye.
   float pixels_per_m(float distance) const {
@@ -490,12 +496,6 @@ TEST_F(FluidSurfaceTest, TheWaterCastsASoftShadowThatFollowsTheLight) {
   // Centres from -0.14 to 0.14 m across, 0.05 to 0.17 m high: 0.46 m over the floor at its middle.
   const std::vector<Vec4f> water = lattice_box({-0.14f, -0.14f, 0.05f}, 8, 8, 4, kRadius);
   const float height = 0.11f - settings_.box_min.z;
-  const Mat4 clip_from_world = camera_.projection(1.0f) * camera_.view();
-  const auto pixel_of = [&](Vec3f p) {
-    const Vec4 clip = clip_from_world * Vec4{p.x, p.y, p.z, 1.0f};
-    return std::pair{int((clip.x / clip.w * 0.5f + 0.5f) * kSize),
-                     int((0.5f - 0.5f * clip.y / clip.w) * kSize)};
-  };
   // Where the slab's middle throws its shadow with the light from +x (left of the slab) and from -x (right),
   // and a floor point lit either way, beside the slab.
   const auto [left_x, left_y] = pixel_of({-height, 0, settings_.box_min.z});
@@ -548,6 +548,125 @@ TEST_F(FluidSurfaceTest, TheWaterCastsASoftShadowThatFollowsTheLight) {
   const Picture bare_unshadowed = render({});
   EXPECT_EQ(bare.rgba, bare_unshadowed.rgba);
   settings_.look.shadows = true;
+}
+
+// The twelve triangles of a box of half-sides `half` about the origin, counter-clockwise seen from outside.
+std::vector<Vec3f> box_triangles(Vec3f half) {
+  std::vector<Vec3f> out;
+  const Vec3f axes[3] = {{half.x, 0, 0}, {0, half.y, 0}, {0, 0, half.z}};
+  for (int axis = 0; axis < 3; ++axis)
+    for (float side : {-1.0f, 1.0f}) {
+      // u x v is along the axis: the corners -u-v, +u-v, +u+v, -u+v turn counter-clockwise about it.
+      const Vec3f n = side * axes[axis], u = axes[(axis + 1) % 3], v = axes[(axis + 2) % 3];
+      Vec3f quad[4] = {n - u - v, n + u - v, n + u + v, n - u + v};
+      if (side < 0) std::swap(quad[1], quad[3]);
+      out.insert(out.end(), {quad[0], quad[1], quad[2], quad[0], quad[2], quad[3]});
+    }
+  return out;
+}
+
+Mat4 translation(Vec3f offset) {
+  Mat4 out = Mat4::identity();
+  out.at(0, 3) = offset.x, out.at(1, 3) = offset.y, out.at(2, 3) = offset.z;
+  return out;
+}
+
+// A solid box of the water slab's footprint above (0.32 m square, 0.16 m deep, its middle 0.46 m over the
+// floor), lit at 45 degrees from +x, seen from above. It is opaque: where its shadow falls the floor loses
+// all of the sun's light and keeps the sky's (floor.frag: 0.45 of 0.45 + 0.55 x the sun's height), so it is
+// darker than the open floor and than the water's partial shadow of the same footprint, and stays so with
+// water above the box on the same line to the sun. With shadows off that floor is as lit as the open floor.
+// Moved by its model matrix (as the app sets it each frame from the body's pose), its shadow moves with it
+// and the floor it left is lit again. Its edges are soft.
+TEST_F(FluidSurfaceTest, ASolidCastsAFullShadowThatFollowsItsPose) {
+  camera_.pitch_deg = 89.0f;
+  settings_.has_box = true;
+  settings_.box_min = {-0.7f, -0.7f, -0.35f};
+  settings_.box_max = {0.7f, 0.7f, 0.3f};
+  settings_.show_tank = false;
+  settings_.specular = 0.0f;
+  settings_.look.light_direction = {1, 0, 1};
+  const Vec3f center{0, 0, 0.11f}, moved_center{0, 0.3f, 0.11f};
+  const std::vector<Vec3f> box = box_triangles({0.16f, 0.16f, 0.08f});
+  // The same footprint in water: particle centres from -0.14 to 0.14 m across and 0.05 to 0.17 m high, their
+  // spheres reaching 0.16 m and from 0.03 to 0.19 m.
+  const std::vector<Vec4f> water = lattice_box({-0.14f, -0.14f, 0.05f}, 8, 8, 4, kRadius);
+  // The same slab 0.2 m further towards the sun (light at 45 degrees from +x): its middle, (0.2, 0, 0.31) m,
+  // throws its shadow where the box's middle does, and the box does not hide it from the eye.
+  const std::vector<Vec4f> water_above = lattice_box({0.06f, -0.14f, 0.25f}, 8, 8, 4, kRadius);
+
+  // Where a point's shadow falls: along the light, down to the floor.
+  const Vec3f to_light = light_direction(settings_);
+  const float floor_z = settings_.box_min.z;
+  const auto shadow_on_floor = [&](Vec3f p) { return p - ((p.z - floor_z) / to_light.z) * to_light; };
+  const auto [under_x, under_y] = pixel_of(shadow_on_floor(center));
+  const auto [moved_x, moved_y] = pixel_of(shadow_on_floor(moved_center));
+  const auto [beside_x, beside_y] = pixel_of({0.3f, -0.4f, floor_z});
+
+  const Picture bare = render({});
+  const Picture water_shadow = render(water);
+  const Picture water_above_shadow = render(water_above);
+  renderer_->solids().set_shapes({{box.data(), box.size()}});
+  renderer_->solids().set_model(0, translation(center));
+  const Picture solid_shadow = render({});
+  settings_.look.shadows = false;
+  const Picture unshadowed = render({});
+  settings_.look.shadows = true;
+  renderer_->solids().set_model(0, translation(moved_center));
+  const Picture moved = render({});
+  renderer_->solids().set_model(0, translation(center));
+  const Picture box_under_water = render(water_above);
+  const std::filesystem::path pictures = picture_directory();
+  write_png(pictures / "surface_solid_shadow.png", kSize, kSize, solid_shadow.rgba);
+  write_png(pictures / "surface_solid_shadow_moved.png", kSize, kSize, moved.rgba);
+
+  const float bare_under = patch_luminance(bare, under_x, under_y);
+  const float water_under = patch_luminance(water_shadow, under_x, under_y);
+  const float solid_under = patch_luminance(solid_shadow, under_x, under_y);
+  const float unshadowed_under = patch_luminance(unshadowed, under_x, under_y);
+  const float moved_under = patch_luminance(moved, under_x, under_y);
+  const float bare_moved = patch_luminance(bare, moved_x, moved_y);
+  const float moved_moved = patch_luminance(moved, moved_x, moved_y);
+  // The floor's light is a factor on its colour: sky alone over sky and sun.
+  const float sun = 0.55f * to_light.z, full_shadow = 0.45f / (0.45f + sun);
+  std::printf(
+      "floor luminance where the box's shadow falls: open %.1f, under water %.1f (%.2f), under the box %.1f "
+      "(%.2f; sky alone %.2f), shadows off %.1f, after the box moved %.1f; where the moved box's shadow "
+      "falls: open %.1f, under it %.1f (%.2f)\n",
+      bare_under, water_under, water_under / bare_under, solid_under, solid_under / bare_under, full_shadow,
+      unshadowed_under, moved_under, bare_moved, moved_moved, moved_moved / bare_moved);
+  EXPECT_LT(solid_under, 0.65f * bare_under) << "no shadow under the box";
+  EXPECT_NEAR(solid_under / bare_under, full_shadow, 0.03f) << "a solid should take all of the sun's light";
+  EXPECT_LT(solid_under, 0.85f * water_under) << "the box's shadow should be darker than water's";
+  EXPECT_NEAR(unshadowed_under, bare_under, 1.0f)
+      << "shadows off, yet the floor is darker (or the box hides it)";
+  // Water above the box: alone it shades that floor partly; with the box below it the shadow stays full (one
+  // shadow map for both would keep only the nearer blocker, the water, and lighten it to the water's).
+  const float water_above_under = patch_luminance(water_above_shadow, under_x, under_y);
+  const float box_under_water_under = patch_luminance(box_under_water, under_x, under_y);
+  std::printf(
+      "with the slab 0.2 m nearer the sun: the slab alone %.1f (%.2f), the slab and the box %.1f (%.2f)\n",
+      water_above_under, water_above_under / bare_under, box_under_water_under,
+      box_under_water_under / bare_under);
+  EXPECT_LT(water_above_under, 0.85f * bare_under) << "the slab above the box casts no shadow there";
+  EXPECT_NEAR(box_under_water_under / bare_under, full_shadow, 0.03f)
+      << "water above lightens the box's shadow";
+  EXPECT_NEAR(moved_under, bare_under, 1.0f) << "the shadow stayed where the box was";
+  EXPECT_NEAR(moved_moved / bare_moved, full_shadow, 0.03f) << "the shadow did not follow the box";
+  for (const Picture* picture : {&water_shadow, &solid_shadow, &moved})
+    EXPECT_NEAR(patch_luminance(*picture, beside_x, beside_y), patch_luminance(bare, beside_x, beside_y),
+                1.0f)
+        << "the floor away from the shadows is not as lit as the open floor";
+
+  // Soft: across the shadow's edges along y (the box's sides, 0.16 m either side of its middle) the floor's
+  // light goes from the shadow's to all of it over several pixels, as under water.
+  int penumbra_pixels = 0;
+  for (int y = 0; y < kSize; ++y) {
+    const float share = solid_shadow.luminance(under_x, y) / std::max(bare.luminance(under_x, y), 1.0f);
+    penumbra_pixels += share > full_shadow + 0.2f * (1 - full_shadow) && share < 1 - 0.2f * (1 - full_shadow);
+  }
+  std::printf("pixels in the penumbra along the box shadow's column (both edges): %d\n", penumbra_pixels);
+  EXPECT_GE(penumbra_pixels, 4) << "a hard shadow edge";
 }
 
 }  // namespace

@@ -68,6 +68,11 @@ struct Frame {
       if (at(x, y, c) != other.at(x, y, c)) return true;
     return false;
   }
+  bool darker_at(const Frame& other, int x, int y) const {
+    for (int c = 0; c < 3; ++c)
+      if (at(x, y, c) > other.at(x, y, c)) return false;
+    return true;
+  }
 };
 
 // Renders the simulation's current particles and solids, spheres or surface style, solids shown or not.
@@ -88,6 +93,7 @@ class SolidScene {
   }
 
   Simulation& simulation() { return *simulation_; }
+  void set_shadows(bool on) { settings_.look.shadows = on; }
   app::SolidFeed& solid_feed() { return solid_feed_; }
   render::ParticleRenderer& renderer() { return renderer_; }
 
@@ -260,24 +266,42 @@ TEST(SolidRender, BoxIsDrawnWhereItsProjectionSaysWithLitFacesInBothStyles) {
   std::printf("projected box: x %.0f..%.0f, y %.0f..%.0f px of %dx%d\n", rect.x0, rect.x1, rect.y0, rect.y1,
               kWidth, kHeight);
   ASSERT_GT(rect.x1 - rect.x0, 20.0f) << "the box should be well resolved in the picture";
+  // In the surface style the box also hides the water behind it from the thickness, whose blur spreads that
+  // change a few pixels around the box's outline: as far as at the box's nearest corner, at most.
+  float nearest = 1e9f;
+  for (int k = 0; k < 8; ++k)
+    nearest = std::min(
+        nearest, std::sqrt(length_squared(kBoxCenter +
+                                          Vec3f{k & 1 ? kBoxHalf : -kBoxHalf, k & 2 ? kBoxHalf : -kBoxHalf,
+                                                k & 4 ? kBoxHalf : -kBoxHalf} -
+                                          view.eye())));
   for (RenderStyle style : {RenderStyle::spheres, RenderStyle::surface}) {
     SCOPED_TRACE(style == RenderStyle::spheres ? "spheres" : "surface");
+    const float margin =
+        kEdgeMarginPx + (style == RenderStyle::surface ? view.surface_filter_reach_px(nearest) : 0.0f);
+    if (style == RenderStyle::surface) {
+      // The surface style's floor takes the box's shadow beyond its outline (fluid_surface_test.cpp,
+      // ASolidCastsAFullShadowThatFollowsItsPose, measures it): there the box may only darken the picture.
+      const Frame with = view.draw(true, style), without = view.draw(false, style);
+      render::write_png(picture_directory() / "solid_box_surface_shadow.png", kWidth, kHeight, with.rgba);
+      std::size_t darkened = 0, lightened = 0;
+      for (int y = 0; y < kHeight; ++y)
+        for (int x = 0; x < kWidth; ++x)
+          if (!rect.contains(x + 0.5f, y + 0.5f, margin) && with.differs_at(without, x, y))
+            ++(with.darker_at(without, x, y) ? darkened : lightened);
+      std::printf(
+          "surface style, beyond the box's outline: %zu pixels darkened (its shadow), %zu lightened\n",
+          darkened, lightened);
+      EXPECT_GT(darkened, 100u) << "the box casts no shadow on the floor";
+      EXPECT_EQ(lightened, 0u) << "the box lightened pixels away from where it projects";
+      // Below, the box's own pixels, without its shadow.
+      view.set_shadows(false);
+    }
     const Frame with = view.draw(true, style), without = view.draw(false, style);
     render::write_png(
         picture_directory() /
             (std::string("solid_box_") + (style == RenderStyle::spheres ? "spheres" : "surface") + ".png"),
         kWidth, kHeight, with.rgba);
-    // In the surface style the box also hides the water behind it from the thickness, whose blur spreads
-    // that change a few pixels around the box's outline: as far as at the box's nearest corner, at most.
-    float nearest = 1e9f;
-    for (int k = 0; k < 8; ++k)
-      nearest = std::min(
-          nearest, std::sqrt(length_squared(kBoxCenter +
-                                            Vec3f{k & 1 ? kBoxHalf : -kBoxHalf, k & 2 ? kBoxHalf : -kBoxHalf,
-                                                  k & 4 ? kBoxHalf : -kBoxHalf} -
-                                            view.eye())));
-    const float margin =
-        kEdgeMarginPx + (style == RenderStyle::surface ? view.surface_filter_reach_px(nearest) : 0.0f);
     const SolidPixels pixels = solid_pixels(with, without, rect, margin);
     const double area = (rect.x1 - rect.x0) * (rect.y1 - rect.y0);
     std::printf(

@@ -22,6 +22,10 @@ constexpr float kRangeRadii = 3.0f;
 // front of another is at least a few particles nearer; a sample beyond the range counts as one radius behind.
 constexpr float kNarrowRangeThresholdRadii = 10.5f;
 constexpr float kNarrowRangeClampRadii = 1.0f;
+// The thickness is drawn at 1/2 the view's resolution each way: a quarter of the fragments in the pass that
+// shades every particle in full (additive blending, no depth to reject with), for a quantity that is blurred
+// over at least two particle radii afterwards (fluid_thickness_blur.frag) and only read through that blur.
+constexpr int kThicknessDownsampling = 2;
 // What absorbed light comes back as, as a share of the water's colour (fluid_composite.frag).
 constexpr float kScatterShare = 0.30f;
 constexpr float kSprayBrightness = 0.95f;
@@ -29,9 +33,8 @@ constexpr float kSpraySize = 0.7f;  // spray point diameter over the particle's
 constexpr std::array<float, 4> kGlassPane{0.80f, 0.88f, 0.96f, 0.10f};
 constexpr std::array<float, 4> kGlassEdge{0.90f, 0.95f, 1.00f, 0.75f};
 constexpr int kFloorVertices = 6, kPaneVertices = 24, kEdgeVertices = 24;
-// The shadow maps' side [px]: they span the box's bounding sphere, so a particle of a 1 m tank at 1 cm
-// spacing is about 10 px across.
-constexpr int kShadowMapSize = 2048;
+// The shadow maps' side [px] lies between these; within them its texel is one particle radius (below).
+constexpr int kMinShadowMapSize = 512, kMaxShadowMapSize = 2048;
 // The share of the floor's direct light that water in its path takes away: water is clear, so its shadow is
 // lighter than a solid's, which takes all of it (the light the water bends into caustics is not drawn).
 constexpr float kWaterShadowStrength = 0.55f;
@@ -48,6 +51,15 @@ unsigned make_texture(GLenum format, int width, int height, GLint filter) {
   glTextureParameteri(texture, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
   glTextureParameteri(texture, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
   return texture;
+}
+
+// The shadow map's side [px] for `light`: a texel of one particle radius. The shadow's sharpest detail is its
+// narrowest penumbra, 1.5 radii (u_min_penumbra_m), so finer texels show nothing more, and each costs: every
+// particle is drawn into the map each frame, and its sprite's area grows with the square of the side (2048 px
+// over the dam break's tank made a 1M-particle run's sprites 4.4 px across, more fragments than the view's).
+int shadow_map_size(const ShadowView& light, float particle_radius) {
+  const float texels = light.width_m / std::max(particle_radius, 1e-6f);
+  return std::clamp(int(std::ceil(texels / 64.0f)) * 64, kMinShadowMapSize, kMaxShadowMapSize);
 }
 
 unsigned make_framebuffer(unsigned color, unsigned depth) {
@@ -118,21 +130,11 @@ FluidSurface::FluidSurface(const std::filesystem::path& shaders)
   environment_texture_ = make_texture(GL_RGBA16F, kEnvironmentWidth, kEnvironmentHeight, GL_LINEAR);
   // Longitude wraps around; the poles do not.
   glTextureParameteri(environment_texture_, GL_TEXTURE_WRAP_S, GL_REPEAT);
-  for (auto [map, framebuffer] : {std::pair{&water_shadow_map_, &water_shadow_framebuffer_},
-                                  std::pair{&solid_shadow_map_, &solid_shadow_framebuffer_}}) {
-    *map = make_texture(GL_DEPTH_COMPONENT32F, kShadowMapSize, kShadowMapSize, GL_NEAREST);
-    glCreateFramebuffers(1, framebuffer);
-    glNamedFramebufferTexture(*framebuffer, GL_DEPTH_ATTACHMENT, *map, 0);
-    glNamedFramebufferDrawBuffer(*framebuffer, GL_NONE);
-  }
 }
 
 FluidSurface::~FluidSurface() {
   release_targets();
-  const unsigned shadow_framebuffers[] = {water_shadow_framebuffer_, solid_shadow_framebuffer_};
-  glDeleteFramebuffers(2, shadow_framebuffers);
-  const unsigned shadow_maps[] = {water_shadow_map_, solid_shadow_map_};
-  glDeleteTextures(2, shadow_maps);
+  delete_shadow_maps();
   glDeleteTextures(1, &environment_texture_);
   glDeleteBuffers(1, &box_buffer_);
   glDeleteVertexArrays(1, &box_vertex_array_);
@@ -162,18 +164,41 @@ void FluidSurface::draw_environment_texture(Vec3f to_light) {
   glDeleteFramebuffers(1, &framebuffer);
 }
 
+void FluidSurface::delete_shadow_maps() {
+  const unsigned shadow_framebuffers[] = {water_shadow_framebuffer_, solid_shadow_framebuffer_};
+  glDeleteFramebuffers(2, shadow_framebuffers);
+  const unsigned shadow_maps[] = {water_shadow_map_, solid_shadow_map_};
+  glDeleteTextures(2, shadow_maps);
+  water_shadow_framebuffer_ = solid_shadow_framebuffer_ = water_shadow_map_ = solid_shadow_map_ = 0;
+}
+
+void FluidSurface::resize_shadow_maps(int size) {
+  if (size == shadow_map_size_) return;
+  delete_shadow_maps();
+  shadow_map_size_ = size;
+  for (auto [map, framebuffer] : {std::pair{&water_shadow_map_, &water_shadow_framebuffer_},
+                                  std::pair{&solid_shadow_map_, &solid_shadow_framebuffer_}}) {
+    *map = make_texture(GL_DEPTH_COMPONENT32F, size, size, GL_NEAREST);
+    glCreateFramebuffers(1, framebuffer);
+    glNamedFramebufferTexture(*framebuffer, GL_DEPTH_ATTACHMENT, *map, 0);
+    glNamedFramebufferDrawBuffer(*framebuffer, GL_NONE);
+  }
+}
+
 void FluidSurface::release_targets() {
-  const unsigned framebuffers[] = {scene_framebuffer_, thickness_framebuffer_, depth_framebuffer_,
-                                   smooth_framebuffers_[0], smooth_framebuffers_[1]};
-  glDeleteFramebuffers(5, framebuffers);
-  const unsigned textures[] = {scene_color_,  scene_depth_,     thickness_,      raw_depth_,
-                               depth_buffer_, smooth_depth_[0], smooth_depth_[1]};
-  glDeleteTextures(7, textures);
+  const unsigned framebuffers[] = {scene_framebuffer_,      thickness_framebuffer_,  depth_framebuffer_,
+                                   smooth_framebuffers_[0], smooth_framebuffers_[1], blur_framebuffers_[0],
+                                   blur_framebuffers_[1]};
+  glDeleteFramebuffers(7, framebuffers);
+  const unsigned textures[] = {
+      scene_color_,  scene_depth_,     thickness_,       thickness_depth_,      raw_depth_,
+      depth_buffer_, smooth_depth_[0], smooth_depth_[1], blurred_thickness_[0], blurred_thickness_[1]};
+  glDeleteTextures(10, textures);
   scene_framebuffer_ = thickness_framebuffer_ = depth_framebuffer_ = 0;
-  smooth_framebuffers_[0] = smooth_framebuffers_[1] = 0;
-  scene_color_ = scene_depth_ = thickness_ = raw_depth_ = depth_buffer_ = 0;
-  smooth_depth_[0] = smooth_depth_[1] = 0;
-  width_ = height_ = 0;
+  smooth_framebuffers_[0] = smooth_framebuffers_[1] = blur_framebuffers_[0] = blur_framebuffers_[1] = 0;
+  scene_color_ = scene_depth_ = thickness_ = thickness_depth_ = raw_depth_ = depth_buffer_ = 0;
+  smooth_depth_[0] = smooth_depth_[1] = blurred_thickness_[0] = blurred_thickness_[1] = 0;
+  width_ = height_ = thickness_width_ = thickness_height_ = 0;
 }
 
 void FluidSurface::resize(int width, int height) {
@@ -185,15 +210,22 @@ void FluidSurface::resize(int width, int height) {
   scene_color_ = make_texture(GL_RGBA8, width, height, GL_LINEAR);
   scene_depth_ = make_texture(GL_DEPTH_COMPONENT32F, width, height, GL_NEAREST);
   scene_framebuffer_ = make_framebuffer(scene_color_, scene_depth_);
-  thickness_ = make_texture(GL_R32F, width, height, GL_NEAREST);
-  thickness_framebuffer_ = make_framebuffer(thickness_, scene_depth_);
+  // The thickness at half the resolution (rounded up), with the scene's depth brought down to it each frame.
+  thickness_width_ = (width + kThicknessDownsampling - 1) / kThicknessDownsampling;
+  thickness_height_ = (height + kThicknessDownsampling - 1) / kThicknessDownsampling;
+  thickness_ = make_texture(GL_R32F, thickness_width_, thickness_height_, GL_NEAREST);
+  thickness_depth_ = make_texture(GL_DEPTH_COMPONENT32F, thickness_width_, thickness_height_, GL_NEAREST);
+  thickness_framebuffer_ = make_framebuffer(thickness_, thickness_depth_);
   raw_depth_ = make_texture(GL_R32F, width, height, GL_NEAREST);
   depth_buffer_ = make_texture(GL_DEPTH_COMPONENT32F, width, height, GL_NEAREST);
   depth_framebuffer_ = make_framebuffer(raw_depth_, depth_buffer_);
   for (int k = 0; k < 2; ++k) {
     smooth_depth_[k] = make_texture(GL_R32F, width, height, GL_NEAREST);
     smooth_framebuffers_[k] = make_framebuffer(smooth_depth_[k], 0);
-    blurred_thickness_[k] = make_texture(GL_R32F, width, height, GL_NEAREST);
+    // The blur's result is read between its texels by the composite: linear filtering brings it up to the
+    // full resolution.
+    blurred_thickness_[k] =
+        make_texture(GL_R32F, thickness_width_, thickness_height_, k == 1 ? GL_LINEAR : GL_NEAREST);
     blur_framebuffers_[k] = make_framebuffer(blurred_thickness_[k], 0);
   }
 }
@@ -251,10 +283,14 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids,
 
   // Thickness: every particle in front of the scene, summed. Tested against the scene's depth (not
   // written: water behind water adds to it), so that water behind a solid does not thicken the water seen
-  // in front of it.
+  // in front of it. At the thickness's lower resolution (kThicknessDownsampling), against the scene's depth
+  // sampled down to it (nearest: depths do not average).
   const float zero[4] = {0, 0, 0, 0};
   glClearNamedFramebufferfv(thickness_framebuffer_, GL_COLOR, 0, zero);
+  glBlitNamedFramebuffer(scene_framebuffer_, thickness_framebuffer_, 0, 0, width, height, 0, 0,
+                         thickness_width_, thickness_height_, GL_DEPTH_BUFFER_BIT, GL_NEAREST);
   glBindFramebuffer(GL_FRAMEBUFFER, thickness_framebuffer_);
+  glViewport(0, 0, thickness_width_, thickness_height_);
   glEnable(GL_DEPTH_TEST);
   glDepthFunc(GL_LESS);
   glDepthMask(GL_FALSE);
@@ -263,6 +299,7 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids,
   draw_particles(thickness_program_, fluid, view, projection, settings, 0);
   glDisable(GL_BLEND);
   glDepthMask(GL_TRUE);
+  glViewport(0, 0, width, height);
 
   // Depth of the nearest sphere, spray left out (the thickness decides what is spray).
   const float far_depth = 1.0f;
@@ -377,8 +414,14 @@ void FluidSurface::draw_particles(const ShaderProgram& program, const ParticleBu
   set_matrices(program, view, projection);
   const float radius = settings.particle_radius;
   glProgramUniform1f(id, program.uniform("u_radius"), radius);
-  glProgramUniform2f(id, program.uniform("u_viewport"), float(width_), float(height_));
+  // The viewport the pass draws into: the thickness's is smaller than the view's.
+  GLint viewport[4] = {0, 0, 0, 0};
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  glProgramUniform2f(id, program.uniform("u_viewport"), float(viewport[2]), float(viewport[3]));
   glProgramUniform1i(id, program.uniform("u_select"), select);
+  // The depth pass writes the sphere's depth and declares it conservative (fluid_depth.frag).
+  const bool writes_depth = &program == &depth_program_;
+  glProgramUniform1i(id, program.uniform("u_at_front"), writes_depth ? 1 : 0);
   glProgramUniform1i(id, program.uniform("u_thickness"), 1);
   // A lone particle's chord through its centre is one diameter, times the fill correction.
   glProgramUniform1f(id, program.uniform("u_spray_thickness"),
@@ -398,7 +441,9 @@ void FluidSurface::draw_shadow_maps(const ParticleBuffers& fluid, const SolidMes
   const bool floor_shadows = settings.has_box && settings.show_floor && settings.look.shadows;
   water_shadow_drawn_ = floor_shadows && fluid.count() > 0;
   solid_shadow_drawn_ = floor_shadows && solids != nullptr && solids->count() > 0;
+  if (!water_shadow_drawn_ && !solid_shadow_drawn_) return;
   const ShadowView light = shadow_view(settings);
+  resize_shadow_maps(shadow_map_size(light, settings.particle_radius));
   const float far_depth = 1.0f;
   if (water_shadow_drawn_) {
     // The particles' spheres seen from the light, depth only: the floor (floor.frag) is in shadow where a
@@ -406,12 +451,13 @@ void FluidSurface::draw_shadow_maps(const ParticleBuffers& fluid, const SolidMes
     const GLuint id = shadow_program_.id();
     set_matrices(shadow_program_, light.view, light.projection);
     glProgramUniform1f(id, shadow_program_.uniform("u_radius"), settings.particle_radius);
-    glProgramUniform2f(id, shadow_program_.uniform("u_viewport"), float(kShadowMapSize),
-                       float(kShadowMapSize));
+    glProgramUniform2f(id, shadow_program_.uniform("u_viewport"), float(shadow_map_size_),
+                       float(shadow_map_size_));
     glProgramUniform1i(id, shadow_program_.uniform("u_select"), 0);
+    glProgramUniform1i(id, shadow_program_.uniform("u_at_front"), 1);
     glClearNamedFramebufferfv(water_shadow_framebuffer_, GL_DEPTH, 0, &far_depth);
     glBindFramebuffer(GL_FRAMEBUFFER, water_shadow_framebuffer_);
-    glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+    glViewport(0, 0, shadow_map_size_, shadow_map_size_);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
     glDisable(GL_BLEND);
@@ -426,7 +472,7 @@ void FluidSurface::draw_shadow_maps(const ParticleBuffers& fluid, const SolidMes
     // colour going nowhere (the framebuffer has no colour buffer): only the depth is kept.
     glClearNamedFramebufferfv(solid_shadow_framebuffer_, GL_DEPTH, 0, &far_depth);
     glBindFramebuffer(GL_FRAMEBUFFER, solid_shadow_framebuffer_);
-    glViewport(0, 0, kShadowMapSize, kShadowMapSize);
+    glViewport(0, 0, shadow_map_size_, shadow_map_size_);
     solids->draw(light.view, light.projection, light_direction(settings));
   }
 }
@@ -479,7 +525,8 @@ void FluidSurface::blur_thickness(const Mat4& projection, const RenderSettings& 
   glProgramUniform1f(id, blur_program_.uniform("u_filter_radius"),
                      std::max(settings.look.filter_radius, 2.0f));
   glProgramUniform1f(id, blur_program_.uniform("u_pixels_per_m"),
-                     projection.at(1, 1) * 0.5f * float(height_));
+                     projection.at(1, 1) * 0.5f * float(thickness_height_));
+  glViewport(0, 0, thickness_width_, thickness_height_);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_BLEND);
   glUseProgram(id);
@@ -494,6 +541,7 @@ void FluidSurface::blur_thickness(const Mat4& projection, const RenderSettings& 
     source = blurred_thickness_[pass];
   }
   glBindVertexArray(0);
+  glViewport(0, 0, width_, height_);
 }
 
 void FluidSurface::composite(const Mat4& view, const Mat4& projection, const RenderSettings& settings) {
@@ -574,7 +622,34 @@ std::vector<float> FluidSurface::read_depth(bool smoothed) const {
 }
 
 std::vector<float> FluidSurface::read_thickness(bool blurred) const {
-  return read_texture(blurred ? blurred_thickness_[1] : thickness_);
+  const unsigned texture = blurred ? blurred_thickness_[1] : thickness_;
+  std::vector<float> low(std::size_t(thickness_width_) * std::size_t(thickness_height_));
+  std::vector<float> out(std::size_t(width_) * std::size_t(height_));
+  if (out.empty()) return out;
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(low.size() * sizeof(float)), low.data());
+  // Bilinear, from the texel centres, clamped at the edges: as the composite's texture() reads it.
+  const auto at = [&](int x, int y) {
+    x = std::clamp(x, 0, thickness_width_ - 1);
+    y = std::clamp(y, 0, thickness_height_ - 1);
+    return low[std::size_t(y) * std::size_t(thickness_width_) + std::size_t(x)];
+  };
+  const float scale_x = float(thickness_width_) / float(width_);
+  const float scale_y = float(thickness_height_) / float(height_);
+  for (int y = 0; y < height_; ++y) {
+    const float v = (float(y) + 0.5f) * scale_y - 0.5f;
+    const int y0 = int(std::floor(v));
+    const float fy = v - float(y0);
+    for (int x = 0; x < width_; ++x) {
+      const float u = (float(x) + 0.5f) * scale_x - 0.5f;
+      const int x0 = int(std::floor(u));
+      const float fx = u - float(x0);
+      const float value = (1 - fy) * ((1 - fx) * at(x0, y0) + fx * at(x0 + 1, y0)) +
+                          fy * ((1 - fx) * at(x0, y0 + 1) + fx * at(x0 + 1, y0 + 1));
+      out[std::size_t(height_ - 1 - y) * std::size_t(width_) + std::size_t(x)] = value;  // rows from the top
+    }
+  }
+  return out;
 }
 
 }  // namespace surge::render

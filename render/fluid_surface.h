@@ -8,8 +8,8 @@
 //              (fluid_shadow.frag); the solids at their poses this frame, likewise, into the solids' own
 //   scene      sky (environment.frag, sky.frag), the scene's solids (solid_mesh.frag), floor with a grid
 //              (floor.frag, soft-shadowed through both shadow maps), tank edges: colour + depth
-//   thickness  every particle in front of the scene adds its chord, blended additively
-//              (fluid_thickness.frag)
+//   thickness  every particle in front of the scene adds its chord, blended additively, at half the
+//              resolution (fluid_thickness.frag)
 //   depth      the nearest sphere surface's distance, spray left out (fluid_particle.vert, fluid_depth.frag)
 //   smoothing  separable bilateral filter of that depth, a few iterations (fluid_smooth.frag), or the
 //              narrow-range filter (fluid_smooth_narrow_range.frag); a Gaussian
@@ -55,7 +55,7 @@ class FluidSurface {
 
   // The last frame's passes, for tests, rows from the top of the image down: the fluid's distance in front
   // of the eye [m] (0 where there is none) before and after smoothing, and its thickness [m] before and after
-  // the blur.
+  // the blur, brought up from its lower resolution as the composite reads it (bilinear).
   std::vector<float> read_depth(bool smoothed) const;
   std::vector<float> read_thickness(bool blurred = true) const;
   int width() const { return width_; }
@@ -67,6 +67,8 @@ class FluidSurface {
   void draw_environment_texture(Vec3f to_light);
   void draw_shadow_maps(const ParticleBuffers& fluid, const SolidMeshes* solids,
                         const RenderSettings& settings);
+  void resize_shadow_maps(int size);
+  void delete_shadow_maps();
   void draw_scene(const OrbitCamera& camera, const Mat4& view, const Mat4& projection,
                   const SolidMeshes* solids, const RenderSettings& settings);
   void draw_particles(const ShaderProgram& program, const ParticleBuffers& fluid, const Mat4& view,
@@ -90,16 +92,18 @@ class FluidSurface {
   // Depth of the particles and, apart, of the solids seen from the light; each drawn every frame when the
   // floor has shadows and there is water or a solid to cast them. Apart, because water is clear and a solid
   // is opaque: one map would keep only the nearer of the two, and water over a solid would lighten its
-  // shadow.
+  // shadow. Both are made (and remade) at the size the particles' radius asks for.
   unsigned water_shadow_framebuffer_ = 0, water_shadow_map_ = 0;
   bool water_shadow_drawn_ = false;
   unsigned solid_shadow_framebuffer_ = 0, solid_shadow_map_ = 0;
   bool solid_shadow_drawn_ = false;
+  int shadow_map_size_ = 0;
 
   // Per-frame targets, sized with the viewport.
   int width_ = 0, height_ = 0;
   unsigned scene_framebuffer_ = 0, scene_color_ = 0, scene_depth_ = 0;
-  unsigned thickness_framebuffer_ = 0, thickness_ = 0;
+  int thickness_width_ = 0, thickness_height_ = 0;  // a fraction of the view's (kThicknessDownsampling)
+  unsigned thickness_framebuffer_ = 0, thickness_ = 0, thickness_depth_ = 0;
   unsigned depth_framebuffer_ = 0, raw_depth_ = 0, depth_buffer_ = 0;
   unsigned smooth_framebuffers_[2] = {0, 0}, smooth_depth_[2] = {0, 0};
   int smoothed_ = -1;  // which smooth_depth_ holds the result; -1: none (raw_depth_ is it)

@@ -7,7 +7,7 @@
 in vec2 v_uv;
 
 uniform sampler2D u_depth;         // smoothed [m] in front of the eye; 0: no fluid
-uniform sampler2D u_thickness;     // [m] of water along the line of sight
+uniform sampler2D u_thickness;     // [m] of water along the line of sight, at a lower resolution
 uniform sampler2D u_scene_color;   // the scene without the water (sky, floor, tank)
 uniform sampler2D u_scene_depth;   // its depth buffer, [0, 1]
 uniform sampler2D u_environment;   // latitude-longitude sky (environment.frag)
@@ -78,7 +78,8 @@ void main() {
 
   // Refraction as a shift of the scene behind, growing with the water's thickness and the surface's tilt
   // (thin-lens approximation): a shift of s metres at this depth is s * u_pixels_per_m / depth pixels.
-  float thickness = texelFetch(u_thickness, pixel, 0).r;
+  // Brought up to this pixel from the thickness's lower resolution, bilinear.
+  float thickness = texture(u_thickness, (vec2(pixel) + 0.5) / u_viewport).r;
   vec2 shift_px = normal.xy * (u_refraction * thickness * u_pixels_per_m / depth);
   vec3 behind = texture(u_scene_color, clamp((vec2(pixel) + 0.5 - shift_px) / u_viewport, 0.0, 1.0)).rgb;
   // Beer-Lambert: the light that crosses the water keeps exp(-absorption * thickness) of each channel; what

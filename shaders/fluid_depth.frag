@@ -7,6 +7,10 @@ in float v_radius;  // [m]
 
 uniform mat4 u_projection;
 
+// At or behind the point's own depth, the sphere's nearest point (fluid_particle.vert): early depth tests
+// stay on.
+layout(depth_greater) out float gl_FragDepth;
+
 out float out_depth;  // [m] in front of the eye; the cleared 0 means no fluid
 
 void main() {

@@ -14,14 +14,16 @@ layout(location = 0) in vec4 in_position;  // xyz: centre [m]
 uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform float u_radius;     // [m]
-uniform vec2 u_viewport;    // [px]
+uniform vec2 u_viewport;    // [px] of the target this pass draws into
 uniform int u_select;       // 0: every particle; 1: the surface's only (not spray); 2: spray only
-uniform sampler2D u_thickness;    // [m] of water per pixel, from the thickness pass
+uniform sampler2D u_thickness;    // [m] of water per pixel, from the thickness pass (at its own resolution)
 uniform float u_spray_thickness;  // [m]
 uniform float u_spray_size;       // spray point diameter as a fraction of the particle's
+uniform int u_at_front;           // 1: the point at the sphere's nearest point (depth and shadow passes)
 
 out vec3 v_center_eye;  // sphere centre in eye space
 out float v_radius;     // [m]
+out float v_area_share; // the sphere's projected area over the point's (below 1 only for spheres under a pixel)
 
 void main() {
   vec4 center_eye = u_view * vec4(in_position.xyz, 1.0);
@@ -29,12 +31,27 @@ void main() {
   v_radius = u_radius;
   gl_Position = u_projection * center_eye;
   // The sphere's projected diameter in px: 2r * (focal length / distance) * half the viewport height.
-  gl_PointSize = u_radius * u_projection[1][1] * u_viewport.y / gl_Position.w;
+  float diameter_px = u_radius * u_projection[1][1] * u_viewport.y / gl_Position.w;
+  // A point covers at least a pixel. A sphere smaller than that (far away, or in the thickness's coarser
+  // target) is drawn a pixel wide, its chords scaled by the ratio of the areas: it adds the water it holds
+  // and no more (fluid_thickness.frag).
+  gl_PointSize = max(diameter_px, 1.0);
+  v_area_share = diameter_px > 0.0 ? diameter_px * diameter_px / (gl_PointSize * gl_PointSize) : 1.0;
+  if (u_at_front != 0) {
+    // The point's depth is that of the sphere's nearest point (not its centre's), so every depth its
+    // fragments write is at or behind it: the fragment shaders declare so (layout(depth_greater)), and
+    // the GPU can then reject a hidden fragment by depth before shading it, although the shader writes
+    // gl_FragDepth. Its x and y stay the centre's.
+    vec4 front = u_projection * vec4(center_eye.xy, center_eye.z + u_radius, 1.0);
+    gl_Position.z = max(front.z / front.w, -1.0) * gl_Position.w;
+  }
   if (u_select == 0 || gl_Position.w <= 0.0) return;
-  vec2 pixel = (gl_Position.xy / gl_Position.w * 0.5 + 0.5) * u_viewport;
-  ivec2 last = ivec2(u_viewport) - 1;
+  vec2 thickness_size = vec2(textureSize(u_thickness, 0));
+  vec2 pixel = (gl_Position.xy / gl_Position.w * 0.5 + 0.5) * thickness_size;
+  ivec2 last = ivec2(thickness_size) - 1;
   float most = texelFetch(u_thickness, clamp(ivec2(pixel), ivec2(0), last), 0).r;
-  float ring_px = 1.5 * gl_PointSize;  // three radii: beyond the particle's own disc
+  // Three radii (beyond the particle's own disc), in the thickness's pixels.
+  float ring_px = 1.5 * gl_PointSize * thickness_size.y / u_viewport.y;
   for (int k = 0; k < 8; ++k) {
     float angle = 0.785398 * float(k);
     ivec2 texel = clamp(ivec2(pixel + ring_px * vec2(cos(angle), sin(angle))), ivec2(0), last);

@@ -7,6 +7,10 @@ in float v_radius;  // [m]
 
 uniform mat4 u_projection;
 
+// At or behind the point's own depth, the sphere's nearest point (fluid_particle.vert): early depth tests
+// stay on.
+layout(depth_greater) out float gl_FragDepth;
+
 void main() {
   vec2 disc = vec2(2.0 * gl_PointCoord.x - 1.0, 1.0 - 2.0 * gl_PointCoord.y);
   float r2 = dot(disc, disc);

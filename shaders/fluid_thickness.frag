@@ -6,6 +6,7 @@
 
 in vec3 v_center_eye;
 in float v_radius;  // [m]
+in float v_area_share;  // below 1 for a sphere drawn larger than it projects (fluid_particle.vert)
 
 uniform float u_fill_correction;
 
@@ -15,5 +16,5 @@ void main() {
   vec2 disc = vec2(2.0 * gl_PointCoord.x - 1.0, 1.0 - 2.0 * gl_PointCoord.y);
   float r2 = dot(disc, disc);
   if (r2 > 1.0) discard;
-  out_thickness = u_fill_correction * 2.0 * v_radius * sqrt(1.0 - r2);
+  out_thickness = u_fill_correction * 2.0 * v_radius * sqrt(1.0 - r2) * v_area_share;
 }

@@ -6,12 +6,12 @@
 
 in vec2 v_uv;
 
-uniform sampler2D u_thickness;   // [m]
-uniform sampler2D u_depth;       // raw, [m] in front of the eye; 0: no fluid
+uniform sampler2D u_thickness;   // [m], the target's resolution
+uniform sampler2D u_depth;       // raw, [m] in front of the eye; 0: no fluid; the view's (finer) resolution
 uniform ivec2 u_direction;       // (1, 0) or (0, 1)
 uniform float u_radius;          // particle radius [m]
 uniform float u_filter_radius;   // in particle radii
-uniform float u_pixels_per_m;    // at 1 m from the eye
+uniform float u_pixels_per_m;    // at 1 m from the eye, in the thickness's pixels
 
 out float out_thickness;
 
@@ -21,7 +21,9 @@ void main() {
   ivec2 pixel = ivec2(gl_FragCoord.xy);
   ivec2 last = textureSize(u_thickness, 0) - 1;
   out_thickness = texelFetch(u_thickness, pixel, 0).r;
-  float depth = texelFetch(u_depth, pixel, 0).r;
+  // The view's pixel at this one's centre.
+  vec2 to_depth = vec2(textureSize(u_depth, 0)) / vec2(textureSize(u_thickness, 0));
+  float depth = texelFetch(u_depth, ivec2((vec2(pixel) + 0.5) * to_depth), 0).r;
   if (depth <= 0.0) return;
   float radius_px = min(u_filter_radius * u_radius * u_pixels_per_m / depth, float(kMaxRadiusPx));
   if (radius_px < 1.0) return;

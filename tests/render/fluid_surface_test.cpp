@@ -278,6 +278,30 @@ TEST_F(FluidSurfaceTest, TheNarrowRangeFilterKeepsADepthStepSharp) {
   EXPECT_GT(step_smallest, 0.95 * raw_step_smallest) << "the step between the balls was smoothed";
 }
 
+// Far away, where a particle projects smaller than a pixel (more so in the thickness pass, drawn at half the
+// resolution), a point still covers a whole pixel: the slab must read as deep as it is, not as deep as pixel-
+// wide particles would make it. A slab 10 particles deep (0.1 m) of radius 5 mm, 3 m away: 0.6 px across in
+// the view, 0.3 px in the thickness pass, too small for the blur to spread (its radius is under a pixel).
+TEST_F(FluidSurfaceTest, SubPixelParticlesAddTheWaterTheyHold) {
+  const float radius = 0.005f;
+  settings_.particle_radius = radius;
+  camera_.distance = 3.0f;
+  const Picture picture = render(lattice_box({-0.245f, -0.045f, -0.245f}, 50, 10, 50, radius));
+  const float diameter_px = 2 * radius * pixels_per_m(3.0f);
+  // The mean over the slab's middle (a quarter of its width each way): single pixels count a few particles.
+  const int half_px = int(0.125f * pixels_per_m(3.0f));
+  double sum = 0;
+  int count = 0;
+  for (int y = kSize / 2 - half_px; y < kSize / 2 + half_px; ++y)
+    for (int x = kSize / 2 - half_px; x < kSize / 2 + half_px; ++x)
+      sum += picture.depth(picture.thickness, x, y), ++count;
+  const double mean_m = sum / count;
+  std::printf("sub-pixel particles (%.2f px across): thickness %.4f m over %d px (slab 0.1 m deep)\n",
+              diameter_px, mean_m, count);
+  ASSERT_LT(diameter_px, 1.0f);
+  EXPECT_NEAR(mean_m, 0.1, 0.015);
+}
+
 // Two slabs side by side in front of the sky, 2 and 10 particles deep along the view: the thickness pass
 // reads their depths in metres, and the thick one is darker and further from the sky's colour behind it.
 TEST_F(FluidSurfaceTest, ThickerWaterAbsorbsMore) {

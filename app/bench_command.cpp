@@ -111,7 +111,8 @@ SimulationOptions simulation_options(const BenchOptions& options, long count) {
       .index_build = options.index_build == "counting" ? IndexBuild::counting_sort : IndexBuild::radix_sort,
       .reorder = !options.no_reorder,
       .force_pass = options.force_pass == "split" ? ForcePass::split : ForcePass::single,
-      .skin_ratio = options.skin};
+      .skin_ratio = options.skin,
+      .cuda_graphs = options.cuda_graphs == "on"};
 }
 
 }  // namespace
@@ -161,6 +162,12 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "gpu mode: single (one branchy kernel for fluid and wall neighbours) or split (separate "
                    "fluid and wall passes) (lesson 4)")
       ->check(CLI::IsMember({"single", "split"}))
+      ->capture_default_str();
+  bench
+      ->add_option("--cuda-graphs", options.cuda_graphs,
+                   "gpu mode, WCSPH: on captures each step once as a CUDA graph and replays it with one "
+                   "launch (the stage times then show the whole step as 'other')")
+      ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   bench
       ->add_option(

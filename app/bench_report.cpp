@@ -243,6 +243,14 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
       out << "  " << rate.name << ' ' << engineering(std::get<double>(rate.value));
     out << '\n';
   }
+  // Steps as CUDA graphs (--cuda-graphs on): counted from the simulation's start, warm-up included.
+  if (const std::optional<double> captures = figure_value(run.figures, "cuda_graph_captures")) {
+    out << std::setw(kCountWidth) << ""
+        << "  CUDA graphs, warm-up included: captured " << fixed(*captures, 0) << ", replayed "
+        << fixed(figure_value(run.figures, "cuda_graph_replays").value_or(0.0), 0)
+        << ", steps run without a graph "
+        << fixed(figure_value(run.figures, "steps_without_graph").value_or(0.0), 0) << '\n';
+  }
   if (const std::optional<double> mean = figure_value(run.figures, "neighbors_per_particle")) {
     out << std::setw(kCountWidth) << ""
         << "  neighbors: " << fixed(*mean, 1) << " a particle ("

@@ -15,9 +15,12 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_select.cuh>
 #include <cuda/functional>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/backend/cuda_step_graphs.h"
 #include "sim/backend/frame_snapshots.cuh"
 #include "sim/backend/simulation.h"
 #include "sim/core/cuda_check.h"
@@ -27,6 +30,7 @@
 #include "sim/core/gpu_info.h"
 #include "sim/core/max_keys.h"
 #include "sim/core/pinned_buffer.h"
+#include "sim/core/step_graph_key.h"
 #include "sim/core/tally.h"
 #include "sim/geometry/fluid_surface_gpu.h"
 #include "sim/index/cell_index_gpu.h"
@@ -107,9 +111,10 @@ class CudaExecutor {
 
   // `reorder` false keeps the particles in creation order: the memory-order lesson
   // (docs/lessons/3-memory-order.md) reads neighbours through the cell index's sorted order instead.
+  // `step_graphs`: steps run as CUDA graphs where the solver allows (graphed_step).
   CudaExecutor(TransferLedger& ledger, const GpuInfo& gpu, IndexBuild index_build = IndexBuild::radix_sort,
-               bool reorder = true)
-      : ledger_(ledger), gpu_(gpu), index_build_(index_build), reorder_(reorder) {
+               bool reorder = true, bool step_graphs = false)
+      : ledger_(ledger), gpu_(gpu), index_build_(index_build), reorder_(reorder), step_graphs_(step_graphs) {
     host_result_.resize(1);
     read_back_.resize(kReadBackBytes);
     result_.resize(1);
@@ -126,7 +131,8 @@ class CudaExecutor {
 
   std::string name() const {
     return "gpu (" + gpu_.name + ", CC " + std::to_string(gpu_.compute_major) + "." +
-           std::to_string(gpu_.compute_minor) + (reorder_ ? "" : ", particles in creation order") + ")";
+           std::to_string(gpu_.compute_minor) + (reorder_ ? "" : ", particles in creation order") +
+           (step_graphs_ ? ", CUDA graphs" : "") + ")";
   }
   cudaStream_t stream() const { return stream_; }
   void synchronize() { stream_.synchronize(); }
@@ -300,8 +306,43 @@ class CudaExecutor {
     SURGE_CUDA_CHECK(cudaMemsetAsync(buffer.data(), 0, buffer.bytes(), stream_));
   }
 
-  // Stage timers: events recorded on the stream, read when the times are asked for.
+  // CUDA graphs of whole steps (cuda_step_graphs.h), when the executor was made with them: SolverSimulation
+  // runs a step through graphed_step, with the key its solver gives (WCSPH's step_graph_key), or none where
+  // the solver cannot name what its launches depend on this step: then the step runs as ever.
+  bool step_graphs() const { return step_graphs_; }
+  template <typename Step>
+  void graphed_step(const std::optional<StepGraphKey>& key, Step&& step) {
+    const CudaStepGraphs::Graph* graph = key ? graphs_.find(*key, stream_) : nullptr;
+    if (graph == nullptr && (!key || !graphs_.settled())) {
+      step();
+      graphs_.settle();
+      return;
+    }
+    // A graph is one launch, timed whole as `other`: the stages' marks are not recorded inside it.
+    if (graph == nullptr) {
+      graph = &graphs_.capture(stream_, *key, recording_, step);
+      begin(Stage::other);
+      graphs_.launch_captured(*graph, stream_);
+      end();
+    } else {
+      begin(Stage::other);
+      graphs_.replay(*graph, stream_);
+      end();
+    }
+  }
+  // Steps captured, replayed, and run without a graph, when the executor makes graphs.
+  std::vector<NamedValue> figures() const {
+    if (!step_graphs_) return {};
+    const CudaStepGraphs::Counts counts = graphs_.counts();
+    return {{"cuda_graph_captures", double(counts.captures)},
+            {"cuda_graph_replays", double(counts.replays)},
+            {"steps_without_graph", double(counts.uncaptured)}};
+  }
+
+  // Stage timers: events recorded on the stream, read when the times are asked for. While a step is
+  // captured into a graph they record nothing (graphed_step times the graph).
   void begin(Stage stage) {
+    if (recording_ != nullptr) return;
     stage_open_ = true;
     if (used_ == marks_.size()) {
       Mark mark{};
@@ -313,12 +354,15 @@ class CudaExecutor {
     SURGE_CUDA_CHECK(cudaEventRecord(marks_[used_].start, stream_));
   }
   void end() {
+    if (recording_ != nullptr) return;
     stage_open_ = false;
     SURGE_CUDA_CHECK(cudaEventRecord(marks_[used_].stop, stream_));
     ++used_;
     if (used_ >= 4096) collect();
   }
-  void count_step() { times_.steps += 1; }
+  void count_step() {
+    host_effect([this] { times_.steps += 1; });
+  }
   StageTimes stage_times() {
     collect();
     return times_;
@@ -338,7 +382,14 @@ class CudaExecutor {
     if (n == 0) return;
     gather_kernel<<<blocks_for(n), kBlock, 0, stream_>>>(order, n, values.data(), scratch.data());
     SURGE_CUDA_CHECK_LAUNCH("gather_kernel");
-    values.swap(scratch);
+    host_effect([&values, &scratch] { values.swap(scratch); });
+  }
+  // Runs `effect`, a change a step makes to host state; while the step is captured, also keeps it for the
+  // graph's replays, which launch no host code of the step.
+  template <typename Effect>
+  void host_effect(Effect effect) {
+    effect();
+    if (recording_ != nullptr) recording_->push_back(std::move(effect));
   }
   // Times what `work` queues (or waits for on the host, while the stream is idle) as `stage`, inside the
   // stage the caller has open (a solver's index stage): that stage's mark ends before and begins again after.
@@ -402,6 +453,9 @@ class CudaExecutor {
 
   IndexBuild index_build_;
   bool reorder_;
+  bool step_graphs_;
+  CudaStepGraphs graphs_;
+  std::vector<std::function<void()>>* recording_ = nullptr;  // the host effects of a step being captured
   GpuCellIndex index_;
   GpuCellIndex boundary_index_;
   std::uint32_t sorted_count_ = 0;

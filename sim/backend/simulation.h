@@ -207,6 +207,9 @@ struct GpuStepOptions {
   IndexBuild index_build = IndexBuild::radix_sort;  // lesson 5: atomics (counting) vs radix sort
   bool reorder = true;  // lesson 3: false keeps particles in creation order (no gather by cell)
   ForcePass force_pass = ForcePass::single;  // lesson 4: divergence
+  // Each step captured once as a CUDA graph and replayed by one launch (sim/backend/cuda_step_graphs.h):
+  // WCSPH without a running emitter. Off by default until measured on the GPU (docs/perf/).
+  bool cuda_graphs = false;
 };
 
 // Throws std::runtime_error when the build has no CUDA backend or no GPU is present, and

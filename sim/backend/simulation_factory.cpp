@@ -235,7 +235,8 @@ std::unique_ptr<Simulation> make_wcsph_simulation(const SphSetup& setup, Executi
     case ExecutionMode::gpu:
       return with_walls(make_cuda_simulation(setup, GpuStepOptions{.index_build = options.index_build,
                                                                    .reorder = options.reorder,
-                                                                   .force_pass = options.force_pass}),
+                                                                   .force_pass = options.force_pass,
+                                                                   .cuda_graphs = options.cuda_graphs}),
                         setup);
   }
   throw std::logic_error("make_wcsph_simulation: unknown mode");

@@ -60,6 +60,12 @@ class SolverSimulation : public Interface {
       const long before = solver_.status().step;
       solver_.step();
       if (solver_.status().step > before) tally_.add(solver_.named_figures());
+    } else if constexpr (kStepGraphs) {
+      if (exec_.step_graphs()) {
+        exec_.graphed_step(solver_.step_graph_key(), [&] { solver_.step(); });
+      } else {
+        solver_.step();
+      }
     } else {
       solver_.step();
     }
@@ -239,6 +245,14 @@ class SolverSimulation : public Interface {
       return true;
     }
   }();
+
+  // CUDA graphs of whole steps (sim/backend/cuda_step_graphs.h): an executor that makes them and a solver
+  // that names what its launches depend on (step_graph_key; WCSPH's). The iterative solvers (DFSPH, PBF)
+  // decide their iterations on the host from readbacks, which a graph cannot hold: they have no key.
+  static constexpr bool kStepGraphs = requires(Exec & exec, Solver& solver) {
+    exec.step_graphs();
+    solver.step_graph_key();
+  };
 
   static constexpr bool kCheckpoints =
       Exec::kCheckpoints && requires(Solver & solver, StateSaver<Exec>& saver) {

@@ -30,7 +30,7 @@ std::unique_ptr<Simulation> make_cuda_simulation(const SphSetup& setup, const Gp
   return allocate_for(demand, [&] {
     return std::make_unique<SolverSimulation<CudaExecutor, WcsphSolver<CudaExecutor>>>(
         std::forward_as_tuple(setup, options.force_pass),
-        std::forward_as_tuple(gpu, options.index_build, options.reorder));
+        std::forward_as_tuple(gpu, options.index_build, options.reorder, options.cuda_graphs));
   });
 }
 

@@ -4,8 +4,10 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -15,6 +17,14 @@
 #include "sim/core/transfer_ledger.h"
 
 namespace surge {
+
+// Device allocations made by DeviceBuffers so far, process-wide. A captured CUDA graph holds device
+// addresses (sim/backend/cuda_step_graphs.h): a count that moved since its capture says a buffer it reads
+// may have been freed and allocated elsewhere.
+inline std::atomic<std::uint64_t>& device_allocation_count() {
+  static std::atomic<std::uint64_t> count{0};
+  return count;
+}
 
 template <typename T>
 class DeviceBuffer {
@@ -40,6 +50,7 @@ class DeviceBuffer {
       capacity_ = 0;
       SURGE_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(T)));
       capacity_ = count;
+      device_allocation_count() += 1;
     }
     size_ = count;
   }

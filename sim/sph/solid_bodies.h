@@ -165,6 +165,8 @@ class SolidBodies {
       summed_[b] = bodies_[b].motion.kind == MotionKind::floating;
     for (std::uint32_t b : gauged) summed_[b] = true;
   }
+  // Whether body b's fluid force is summed each step (a floating or gauged body).
+  bool summed(std::uint32_t b) const { return summed_[b]; }
   bool any_summed() const {
     for (bool summed : summed_)
       if (summed) return true;

@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -34,6 +35,7 @@
 #include "sim/core/max_keys.h"
 #include "sim/core/named_value.h"
 #include "sim/core/stage_times.h"
+#include "sim/core/step_graph_key.h"
 #include "sim/core/step_status.h"
 #include "sim/sph/fluid_solver.h"
 #include "sim/sph/force_pass.h"
@@ -215,6 +217,30 @@ class WcsphSolver : public FluidSolver<Exec> {
     }
     this->with_scene_kernel([&](const auto& kernel) { step(kernel); });
   }
+  // What this step's launches take from the host, for a CUDA graph of the step (sim/backend/
+  // cuda_step_graphs.h): every buffer address a pass reads (the reorder swaps them step by step), the counts,
+  // the parameters and switches by value. None while the emitter runs: the slots the passes cover grow by a
+  // layer a step until status() (emit_on_device), so each step would be a new graph.
+  std::optional<StepGraphKey> step_graph_key() const {
+    if (fluid_.emitter.present && fluid_.schedule.enabled) return std::nullopt;
+    StepGraphKey key;
+    for (const void* address :
+         {(const void*)fluid_.position.data(), (const void*)fluid_.velocity.data(),
+          (const void*)fluid_.vec4_scratch.data(), (const void*)fluid_.id.data(),
+          (const void*)fluid_.id_scratch.data(), (const void*)fluid_.density.data(),
+          (const void*)fluid_.pressure.data(), (const void*)fluid_.float_scratch.data(),
+          (const void*)fluid_.boundary.data(), (const void*)fluid_.boundary_cell_start.data(),
+          (const void*)fluid_.emitter_layer.data(), (const void*)acceleration_.data(),
+          (const void*)density_rate_.data(), (const void*)verlet_before_.data(), (const void*)state_.data(),
+          (const void*)near_wall_.data(), (const void*)near_wall_list_.data(),
+          (const void*)near_wall_count_.data()})
+      key.add(address);
+    key.add(fluid_.n).add(fluid_.pending).add(fluid_.capacity).add(fluid_.params).add(fluid_.grid);
+    key.add(fluid_.schedule.enabled).add(this->gauge_count_);
+    for (std::uint32_t b = 0; b < fluid_.solids.count(); ++b) key.add(fluid_.solids.summed(b));
+    return key;
+  }
+
   // The state, through one small readback on the GPU ("step status"); the active count is known again.
   StepStatus status() {
     const WcsphStepState s = fluid_.exec.read_back(state_, "step status");

@@ -1105,6 +1105,7 @@ TEST_F(Cli, ModeOptionsRejectBadInput) {
       << overlap.err;
   EXPECT_EQ(overlap.out.find("mode cpu"), std::string::npos) << "nothing ran:\n" << overlap.out;
   EXPECT_EQ(surge({"bench", "tiny.toml", "--force-pass", "twice"}).exit_code, 2);
+  EXPECT_EQ(surge({"bench", "tiny.toml", "--cuda-graphs", "yes"}).exit_code, 2) << "on or off";
   EXPECT_EQ(surge({"bench", "tiny.toml", "--skin", "0"}).exit_code, 2);
   const Result gif = surge({"bench", "tiny.toml", "--modes", "cpu", "--plot", "bench.gif"});
   EXPECT_EQ(gif.exit_code, 2);
@@ -1142,7 +1143,7 @@ TEST_F(Cli, BenchHelpListsTheLessonSwitches) {
   const Result r = surge({"bench", "--help"});
   EXPECT_EQ(r.exit_code, 0);
   for (const char* option :
-       {"--modes", "--no-reorder", "--force-pass", "--index-build", "--skin", "--plot"}) {
+       {"--modes", "--no-reorder", "--force-pass", "--index-build", "--skin", "--plot", "--cuda-graphs"}) {
     EXPECT_TRUE(contains(r.out, option)) << option;
   }
 }

@@ -56,7 +56,9 @@ TEST_P(HalfCellGpuIndex, DelimitsTheCellsTheCpuDelimits) {
   CpuCellIndex cpu;
   cpu.build(grid, points);
   EXPECT_EQ(cell_start, cpu.cell_start());
-  if (GetParam() == IndexBuild::radix_sort) EXPECT_EQ(order, cpu.sorted_order()) << "stable, as the CPU's";
+  if (GetParam() == IndexBuild::radix_sort) {
+    EXPECT_EQ(order, cpu.sorted_order()) << "stable, as the CPU's";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Builds, HalfCellGpuIndex,

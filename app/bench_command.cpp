@@ -143,6 +143,11 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "GPU cell index build: radix (CUB radix sort, stable) or counting (atomics + scan)")
       ->check(CLI::IsMember({"radix", "counting"}))
       ->capture_default_str();
+  bench
+      ->add_option("--cells-per-support", options.cells_per_support,
+                   "Replace the scene's [resolution] cells_per_support: 1 (cells one support wide, 27 "
+                   "searched) or 2 (cells of half a support, the search trimmed to the support)")
+      ->check(CLI::Range(1, 2));
   bench->add_flag("--render", options.render,
                   "Also time frames: one step plus drawing every particle as a sphere offscreen (EGL), as "
                   "a viewer shows them; --steps frames per particle count");
@@ -206,6 +211,7 @@ int run_bench(const BenchOptions& options) {
   if (launched_on_several_ranks()) return run_bench_on_ranks(options);
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
+  if (options.cells_per_support > 0) scene.cells_per_support = options.cells_per_support;
   RenderOptions look = options.look;
   look.scene_look = scene.render;
   if (options.render) {

@@ -135,6 +135,7 @@ nlohmann::ordered_json neighbors_json(const BenchRun& run) {
           {"fluid_mean", number_or_null(figure_value(f, "fluid_neighbors_per_particle"))},
           {"wall_mean", number_or_null(figure_value(f, "wall_neighbors_per_particle"))},
           {"candidates_per_neighbor", number_or_null(figure_value(f, "candidates_per_neighbor"))},
+          {"index_cells_per_support", number_or_null(figure_value(f, "index_cells_per_support"))},
           {"pairs_per_pass", number_or_null(figure_value(f, "neighbor_pairs_per_pass"))},
           {"passes_per_step", number_or_null(passes)},
           {"pairs_per_s", number_or_null(pairs_per_s)}};
@@ -257,7 +258,8 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
         << fixed(figure_value(run.figures, "fluid_neighbors_per_particle").value_or(0.0), 1) << " fluid + "
         << fixed(figure_value(run.figures, "wall_neighbors_per_particle").value_or(0.0), 1) << " wall), "
         << fixed(figure_value(run.figures, "candidates_per_neighbor").value_or(0.0), 2)
-        << " candidates tested per neighbor found\n";
+        << " candidates tested per neighbor found (index cells per support: "
+        << fixed(figure_value(run.figures, "index_cells_per_support").value_or(1.0), 0) << ")\n";
   }
   if (run.memory_bandwidth > 0 && run.step_floor_fraction() > 0) {
     out << std::setw(kCountWidth) << ""

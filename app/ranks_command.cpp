@@ -298,6 +298,7 @@ int run_bench_on_ranks(const BenchOptions& options) {
   if (!mpi_built()) open_world();
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
+  if (options.cells_per_support > 0) scene.cells_per_support = options.cells_per_support;
   refuse_scene_for_ranks(scene, options.backend, options.modes.empty() ? "" : options.modes.front());
   if (options.particles.size() > 1) refuse("several --particles counts in one bench");
   if (!options.json_path.empty() || !options.plot_path.empty()) refuse("--json and --plot");

@@ -69,10 +69,11 @@ inline long reuse_steps_from_displacement(float skin, float moved, long moved_ag
   return std::clamp(long(std::floor(lifetime)) - index_age, 1L, max_reuse_steps);
 }
 
-// The grid of the skin index: same origin, cells of edge support + skin, covering at least the same box.
+// The grid of the skin index: same origin, cells of edge (support + skin) / cells_per_support, so that its
+// search reaches support + skin, covering at least the same box.
 inline GridGeometry grid_with_skin(const GridGeometry& grid, float support, float skin) {
   GridGeometry coarse = grid;
-  coarse.cell_size = support + skin;
+  coarse.cell_size = (support + skin) / float(grid.cells_per_support);
   coarse.inv_cell_size = 1.0f / coarse.cell_size;
   const auto cells_covering = [&](int n) {
     return std::max(1, int(std::ceil(double(n) * double(grid.cell_size) / double(coarse.cell_size))));

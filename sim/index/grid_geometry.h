@@ -1,7 +1,9 @@
-// The uniform grid behind the spatial index: cubic cells of edge = kernel support, so every neighbour
-// of a particle lies in the 3x3x3 block of cells around its own. Keys are linear with x fastest, so
-// the three cells of a row (x-1, x, x+1) are one contiguous key range: a neighbour loop visits nine
-// ranges instead of 27 cells.
+// The uniform grid behind the spatial index: cubic cells of edge = kernel support / cells_per_support.
+// With one cell per support every neighbour of a particle lies in the 3x3x3 block of cells around its own;
+// with two (cells of half a support) in the 5x5x5 block, of which the search visits only the cells that
+// reach within the support of the particle (neighbor_loop.h). Keys are linear with x fastest, so the cells
+// of a row (x-1, x, x+1) are one contiguous key range: a neighbour loop visits nine ranges instead of 27
+// cells (25 or fewer rows of up to five cells with half cells).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,10 @@ struct GridGeometry {
   float cell_size = 1;  // [m]
   float inv_cell_size = 1;
   int nx = 1, ny = 1, nz = 1;
+  // Cells across the radius the neighbour search covers, cells_per_support * cell_size (the kernel support,
+  // or support + skin for a skin index): 1 or 2. Smaller cells test fewer candidates per neighbour found
+  // and need a cell table 8x larger.
+  int cells_per_support = 1;
 
   SURGE_HD std::uint32_t cell_count() const {
     return std::uint32_t(nx) * std::uint32_t(ny) * std::uint32_t(nz);

@@ -8,7 +8,9 @@
 //   cell_start: [0, 2, 2, 5, 6]        (cell 1 is empty: start 2, end 2)
 //
 // Because keys are linear with x fastest, cells (x-1..x+1, y, z) are one contiguous particle range,
-// so the 27 neighbouring cells are nine ranges.
+// so the 27 neighbouring cells are nine ranges. With cells of half a support (GridGeometry::cells_per_support
+// = 2) the neighbours lie in the 5x5x5 block: up to 25 rows of up to five cells, of which the search keeps
+// only the cells that come within the support of the point itself (for_each_cell_range).
 #pragma once
 
 #include <cstdint>
@@ -45,19 +47,65 @@ SURGE_HD Vec3f boundary_velocity(const CellIndexView& boundary, std::uint32_t b)
   return boundary.velocities != nullptr ? xyz(boundary.velocities[b]) : Vec3f{};
 }
 
-// Calls range(begin, end) for each of the nine contiguous particle ranges [begin, end) of `index` that
-// cover the 27 cells around x (fewer at the domain's edges). The neighbour search tests every particle in
-// them.
+// Rounding slack of the pruned search, in cells: the point and the particles are filed by the same
+// arithmetic (GridGeometry::cell_x), but the search's bounds in cells and the distance test in metres round
+// differently, by a few float ulps of the coordinate in cells (2.4e-7 x 65536 cells = 1/64 at the largest).
+// A 64th of a cell widens the search by a cell for about one point in 64, a fraction of a percent of the
+// candidates.
+inline constexpr float kPrunedSearchSlackCells = 1.0f / 64.0f;
+
+// Distance, in cells, from the coordinate u (in cells) to cell c of an axis of n cells. The border cells
+// reach to infinity outward: a particle beyond the grid is filed in them (GridGeometry::clamp_cell).
+SURGE_HD float distance_to_cell(float u, int c, int n) {
+  if (c > 0 && u < float(c)) return float(c) - u;
+  if (c < n - 1 && u > float(c + 1)) return u - float(c + 1);
+  return 0.0f;
+}
+
+// Calls range(begin, end) for each contiguous particle range [begin, end) of `index` that the neighbour
+// search around x tests, rows in order of increasing z, then y. Every particle within the grid's reach
+// (cells_per_support x cell_size: the support) of x is in one of them.
+//
+// One cell per support: the nine rows of three cells around x's cell (fewer at the domain's edges).
+//
+// Several (cells of half a support): the rows of the 5x5 block in (y, z) whose nearest point lies within the
+// reach R of x, each trimmed along x to the cells within sqrt(R^2 - d_yz^2) of x, d_yz being the distance
+// from x to the row; both measured from x's own position, not its cell's. A particle of the row is at least
+// d_yz from x across the row, so one beyond the trimmed cells is beyond the reach.
 template <typename Range>
 SURGE_HD void for_each_cell_range(const GridGeometry& grid, const CellIndexView& index, Vec3f x,
                                   Range&& range) {
-  const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
-  const int x_first = cx > 0 ? cx - 1 : 0;
-  const int x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
-  for (int z = cz - 1; z <= cz + 1; ++z) {
-    if (z < 0 || z >= grid.nz) continue;
-    for (int y = cy - 1; y <= cy + 1; ++y) {
-      if (y < 0 || y >= grid.ny) continue;
+  if (grid.cells_per_support == 1) {
+    const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
+    const int x_first = cx > 0 ? cx - 1 : 0;
+    const int x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
+    for (int z = cz - 1; z <= cz + 1; ++z) {
+      if (z < 0 || z >= grid.nz) continue;
+      for (int y = cy - 1; y <= cy + 1; ++y) {
+        if (y < 0 || y >= grid.ny) continue;
+        range(index.cell_start[grid.key(x_first, y, z)], index.cell_start[grid.key(x_last, y, z) + 1]);
+      }
+    }
+    return;
+  }
+  // x in cells, by the arithmetic that files the particles.
+  const float ux = (x.x - grid.origin.x) * grid.inv_cell_size;
+  const float uy = (x.y - grid.origin.y) * grid.inv_cell_size;
+  const float uz = (x.z - grid.origin.z) * grid.inv_cell_size;
+  const float reach = float(grid.cells_per_support) + kPrunedSearchSlackCells;
+  const float reach2 = reach * reach;
+  const int z_last = GridGeometry::clamp_cell(uz + reach, grid.nz);
+  const int y_first = GridGeometry::clamp_cell(uy - reach, grid.ny);
+  const int y_last = GridGeometry::clamp_cell(uy + reach, grid.ny);
+  for (int z = GridGeometry::clamp_cell(uz - reach, grid.nz); z <= z_last; ++z) {
+    const float dz = distance_to_cell(uz, z, grid.nz);
+    for (int y = y_first; y <= y_last; ++y) {
+      const float dy = distance_to_cell(uy, y, grid.ny);
+      const float row_distance2 = dy * dy + dz * dz;
+      if (row_distance2 >= reach2) continue;
+      const float half_width = sqrtf(reach2 - row_distance2);
+      const int x_first = GridGeometry::clamp_cell(ux - half_width, grid.nx);
+      const int x_last = GridGeometry::clamp_cell(ux + half_width, grid.nx);
       range(index.cell_start[grid.key(x_first, y, z)], index.cell_start[grid.key(x_last, y, z) + 1]);
     }
   }
@@ -89,7 +137,7 @@ SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& i
   });
 }
 
-// The candidates a cell search around x tests: every particle of the nine ranges.
+// The candidates a cell search around x tests: every particle of the ranges for_each_cell_range visits.
 SURGE_HD std::uint32_t cell_candidates(const GridGeometry& grid, const CellIndexView& index, Vec3f x) {
   std::uint32_t count = 0;
   for_each_cell_range(grid, index, x, [&](std::uint32_t begin, std::uint32_t end) { count += end - begin; });

@@ -586,16 +586,19 @@ SphSetup build_setup(const Scene& scene, long particles_override, double run_byt
     });
   }
 
-  // Grid: cells of one support, covering the domain, the wall layers and one support of margin.
+  // Grid: cells of one support (or a fraction of it, [resolution] cells_per_support), covering the domain,
+  // the wall layers and one support of margin. One cell size drives both the keys the index sorts by and
+  // the search (neighbor_loop.h).
   const float margin = float((scene.wall_layers + 1) * spacing) + p.support;
   GridGeometry& grid = setup.grid;
-  grid.cell_size = p.support;
-  grid.inv_cell_size = 1.0f / p.support;
+  grid.cells_per_support = scene.cells_per_support;
+  grid.cell_size = p.support / float(scene.cells_per_support);
+  grid.inv_cell_size = 1.0f / grid.cell_size;
   grid.origin = scene.domain_min - Vec3f{margin, margin, margin};
   const Vec3f span = scene.domain_max - scene.domain_min + Vec3f{2 * margin, 2 * margin, 2 * margin};
-  grid.nx = std::max(1, int(std::ceil(span.x / p.support)));
-  grid.ny = std::max(1, int(std::ceil(span.y / p.support)));
-  grid.nz = std::max(1, int(std::ceil(span.z / p.support)));
+  grid.nx = std::max(1, int(std::ceil(span.x / grid.cell_size)));
+  grid.ny = std::max(1, int(std::ceil(span.y / grid.cell_size)));
+  grid.nz = std::max(1, int(std::ceil(span.z / grid.cell_size)));
   if (double(grid.nx) * grid.ny * grid.nz >= 4.0e9)
     throw SceneError(
         scene.path, resolution_line, resolution_key,

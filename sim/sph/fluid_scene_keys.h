@@ -15,6 +15,7 @@ struct FluidSceneKeys {
   long target_particles = 0;   // target fluid particle count; 0 when the scene gives a spacing
   float support_ratio = 2.0f;  // kernel support radius / spacing (dimensionless)
   KernelType kernel = KernelType::cubic_spline;
+  int cells_per_support = 1;  // cell index: cells across the support, 1 or 2 (GridGeometry)
   // [fluid]
   float rest_density = 1000.0f;       // [kg/m^3]
   float speed_of_sound = 0.0f;        // [m/s]; 0 = derived from the scene (10 x the largest expected speed)

@@ -1,8 +1,9 @@
 // How much work one neighbour pass over the fluid is, so that two runs (or Surge and a peer) can be compared
 // at equal work: the neighbours each fluid particle has inside the support, fluid and wall, and the
-// candidates the cell search tests to find them (every particle of the 27 cells around it). A benchmark
-// reports the means, the pairs one pass visits and the candidates tested per neighbour found
-// (docs/perf/README.md). Counted on the cell index of the last step, once, when asked: not part of a step.
+// candidates the cell search tests to find them (every particle of the cell ranges it visits,
+// for_each_cell_range). A benchmark reports the means, the pairs one pass visits, the candidates tested per
+// neighbour found and the index's cells per support that decided them (docs/perf/README.md). Counted on the
+// cell index of the last step, once, when asked: not part of a step.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ struct NeighborCensus {
   double fluid_neighbors = 0;  // pairs (i, j) with j fluid inside the support, i itself included
   double wall_neighbors = 0;   // pairs (i, b) with b a wall particle inside the support
   double candidates = 0;       // particles of the cells searched, fluid and wall
+  int cells_per_support = 1;   // of the grid searched (GridGeometry::cells_per_support)
 
   std::vector<NamedValue> figures() const {
     const double pairs = fluid_neighbors + wall_neighbors;
@@ -26,7 +28,8 @@ struct NeighborCensus {
             {"wall_neighbors_per_particle", wall_neighbors / fluid_particles},
             {"neighbors_per_particle", pairs / fluid_particles},
             {"neighbor_pairs_per_pass", pairs},
-            {"candidates_per_neighbor", pairs > 0 ? candidates / pairs : 0.0}};
+            {"candidates_per_neighbor", pairs > 0 ? candidates / pairs : 0.0},
+            {"index_cells_per_support", double(cells_per_support)}};
   }
 };
 
@@ -37,6 +40,7 @@ NeighborCensus count_neighbors(Exec& exec, std::uint32_t n, const GridGeometry& 
                                const CellIndexView& fluid, const CellIndexView& boundary, float support) {
   NeighborCensus census;
   census.fluid_particles = double(n);
+  census.cells_per_support = grid.cells_per_support;
   if (n == 0) return census;
   const float support2 = support * support;
   census.fluid_neighbors = exec.sum(n, [=] SURGE_LAMBDA(std::uint32_t i) {

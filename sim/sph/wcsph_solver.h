@@ -85,15 +85,9 @@ SURGE_HD void atomic_min(unsigned long long* address, unsigned long long value) 
 #endif
 }
 
-// Whether a wall particle lies in the 3x3x3 cell block around x: the wall loop would visit at least one.
+// Whether the wall loop around x would visit at least one wall particle.
 SURGE_HD bool near_wall_cells(const GridGeometry& grid, const CellIndexView& boundary, Vec3f x) {
-  const int cx = grid.cell_x(x.x), cy = grid.cell_y(x.y), cz = grid.cell_z(x.z);
-  const int x_first = cx > 0 ? cx - 1 : 0, x_last = cx + 1 < grid.nx ? cx + 1 : grid.nx - 1;
-  std::uint32_t walls = 0;
-  for (int z = cz > 0 ? cz - 1 : 0; z <= (cz + 1 < grid.nz ? cz + 1 : grid.nz - 1); ++z)
-    for (int y = cy > 0 ? cy - 1 : 0; y <= (cy + 1 < grid.ny ? cy + 1 : grid.ny - 1); ++y)
-      walls += boundary.cell_start[grid.key(x_last, y, z) + 1] - boundary.cell_start[grid.key(x_first, y, z)];
-  return walls > 0;
+  return cell_candidates(grid, boundary, x) > 0;
 }
 
 // The step's two maxima keys for particle i (the speed at the start of the step, as the time step needs).

@@ -128,10 +128,12 @@ TEST(NeighborCensus, CountsEqualBruteForce) {
   EXPECT_EQ(census.candidates, candidates);
   EXPECT_GT(wall_pairs, 1000) << "the floor layer is inside the support of the lowest fluid points";
   const std::vector<NamedValue> figures = census.figures();
-  ASSERT_EQ(figures.size(), 5u);
+  ASSERT_EQ(figures.size(), 6u);
   EXPECT_EQ(figures[2].name, "neighbors_per_particle");
   EXPECT_DOUBLE_EQ(std::get<double>(figures[2].value), (fluid_pairs + wall_pairs) / 2000.0);
   EXPECT_DOUBLE_EQ(std::get<double>(figures[4].value), candidates / (fluid_pairs + wall_pairs));
+  EXPECT_EQ(figures[5].name, "index_cells_per_support");
+  EXPECT_EQ(std::get<double>(figures[5].value), 1.0);
   // Cells one support wide: the 27 cells hold 27 / (4/3 pi) = 6.4 times the volume of the support
   // sphere, so a uniform cloud tests about that many candidates per neighbour found (fewer at the edges).
   EXPECT_GT(candidates / (fluid_pairs + wall_pairs), 4.0);

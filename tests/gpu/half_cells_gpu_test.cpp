@@ -1,0 +1,149 @@
+// Cells of half a support on the GPU ([resolution] cells_per_support = 2): the device index of a half-cell
+// grid delimits the same cells as the CPU's, and every fluid solver steps to the results it reaches with
+// cells of one support, on the GPU and as the CPU does with half cells, with the same neighbours and fewer
+// candidates in the census (tests/sim/half_cell_search_test.cpp is the CPU's side).
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "sim/backend/simulation_factory.h"
+#include "sim/core/device_buffer.h"
+#include "sim/index/cell_index_cpu.h"
+#include "sim/index/cell_index_gpu.h"
+#include "sim/scene/scene.h"
+#include "sim/setup/build_fluid_setup.h"
+#include "sim/sph/sph_setup.h"
+#include "tests/gpu/particle_comparison.h"
+
+namespace surge {
+namespace {
+
+class HalfCellGpuIndex : public ::testing::TestWithParam<IndexBuild> {};
+
+TEST_P(HalfCellGpuIndex, DelimitsTheCellsTheCpuDelimits) {
+  // Half cells of support 0.05 m over a box 1.013 x 0.607 x 0.811 m: no whole number of cells, and 8 times
+  // the cells (and one more key bit per axis) of the whole-cell grid.
+  const float support = 0.05f;
+  GridGeometry grid;
+  grid.cells_per_support = 2;
+  grid.cell_size = support / 2;
+  grid.inv_cell_size = 1.0f / grid.cell_size;
+  grid.nx = int(std::ceil(1.013f / grid.cell_size));
+  grid.ny = int(std::ceil(0.607f / grid.cell_size));
+  grid.nz = int(std::ceil(0.811f / grid.cell_size));
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> ux(-0.02f, 1.03f), uy(-0.02f, 0.62f), uz(-0.02f, 0.83f);
+  std::vector<Vec4f> points(50000);
+  for (auto& p : points) p = {ux(rng), uy(rng), uz(rng), 0};
+
+  TransferLedger ledger;
+  DeviceBuffer<Vec4f> d_points;
+  copy_to_device(d_points, points, ledger, "test points");
+  GpuCellIndex index;
+  index.build(grid, d_points.data(), std::uint32_t(points.size()), GetParam(), nullptr);
+  SURGE_CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<std::uint32_t> order(points.size()), cell_start(grid.cell_count() + 1);
+  SURGE_CUDA_CHECK(
+      cudaMemcpy(order.data(), index.d_sorted_order(), order.size() * 4, cudaMemcpyDeviceToHost));
+  SURGE_CUDA_CHECK(
+      cudaMemcpy(cell_start.data(), index.d_cell_start(), cell_start.size() * 4, cudaMemcpyDeviceToHost));
+  CpuCellIndex cpu;
+  cpu.build(grid, points);
+  EXPECT_EQ(cell_start, cpu.cell_start());
+  if (GetParam() == IndexBuild::radix_sort) {
+    EXPECT_EQ(order, cpu.sorted_order()) << "stable, as the CPU's";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Builds, HalfCellGpuIndex,
+                         ::testing::Values(IndexBuild::radix_sort, IndexBuild::counting_sort));
+
+// The tolerances of solver_equivalence_test.cpp (rounding; one missing neighbour moves a particle by more).
+struct SolverCase {
+  const char* name;
+  SolverKind solver;
+  bool continuity;
+  int steps;
+  double tolerance;  // spacings
+};
+
+double figure(const std::vector<NamedValue>& figures, const char* name) {
+  for (const NamedValue& f : figures)
+    if (f.name == name) return std::get<double>(f.value);
+  ADD_FAILURE() << "no figure " << name;
+  return 0.0;
+}
+
+class HalfCellGpuSolvers : public ::testing::TestWithParam<SolverCase> {};
+
+TEST_P(HalfCellGpuSolvers, StepLikeWholeCellsAndLikeTheCpu) {
+  const SolverCase c = GetParam();
+  Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/dam_break.toml"));
+  scene.solver = c.solver;
+  scene.continuity_density = c.continuity;
+  scene.dfsph.min_iterations = scene.dfsph.max_iterations = 4;
+  scene.dfsph.density_error = 1e-6f;
+  scene.dfsph.divergence_error = 1.0f;
+  scene.pbf.density_error = 0.0f;
+  Scene half_scene = scene;
+  half_scene.cells_per_support = 2;
+  const SimulationOptions options{.particles_override = 20000};
+  auto gpu_whole = make_simulation(scene, ExecutionMode::gpu, options);
+  auto gpu_half = make_simulation(half_scene, ExecutionMode::gpu, options);
+  auto cpu_half = make_simulation(half_scene, ExecutionMode::cpu, options);
+  const std::vector<Vec4f> start = positions_by_id(*gpu_whole);
+  for (int s = 0; s < c.steps; ++s) {
+    gpu_whole->step();
+    gpu_half->step();
+    cpu_half->step();
+  }
+  for (Simulation* sim : {gpu_whole.get(), gpu_half.get(), cpu_half.get()})
+    ASSERT_EQ(sim->status().instability, Instability::none) << sim->status().diagnosis();
+  const double spacing = build_setup(scene, options.particles_override).params.spacing;
+  const std::vector<Vec4f> whole = positions_by_id(*gpu_whole), half = positions_by_id(*gpu_half),
+                           cpu = positions_by_id(*cpu_half);
+  const double half_vs_whole = largest_difference(half, whole), gpu_vs_cpu = largest_difference(half, cpu);
+  const double travelled = largest_difference(whole, start);
+  std::printf(
+      "%s, %zu particles, %d steps: GPU half - whole cells %.3e spacings, GPU - CPU half cells %.3e "
+      "spacings (allowed %.0e); largest travel %.3e m\n",
+      c.name, whole.size(), c.steps, half_vs_whole / spacing, gpu_vs_cpu / spacing, c.tolerance, travelled);
+  EXPECT_LT(half_vs_whole, c.tolerance * spacing);
+  EXPECT_LT(gpu_vs_cpu, c.tolerance * spacing);
+  EXPECT_GT(travelled, 10 * std::max(half_vs_whole, gpu_vs_cpu));
+
+  const std::vector<NamedValue> census_whole = gpu_whole->neighbor_census(),
+                                census_half = gpu_half->neighbor_census(),
+                                census_cpu = cpu_half->neighbor_census();
+  const double n_whole = figure(census_whole, "neighbors_per_particle");
+  const double n_half = figure(census_half, "neighbors_per_particle");
+  const double n_cpu = figure(census_cpu, "neighbors_per_particle");
+  const double c_whole = figure(census_whole, "candidates_per_neighbor");
+  const double c_half = figure(census_half, "candidates_per_neighbor");
+  const double c_cpu = figure(census_cpu, "candidates_per_neighbor");
+  std::printf(
+      "%s census: neighbours a particle %.3f (GPU whole) %.3f (GPU half) %.3f (CPU half); candidates a "
+      "neighbour %.3f / %.3f / %.3f\n",
+      c.name, n_whole, n_half, n_cpu, c_whole, c_half, c_cpu);
+  EXPECT_NEAR(n_half, n_whole, 1e-3 * n_whole);
+  EXPECT_NEAR(n_half, n_cpu, 1e-3 * n_cpu);
+  EXPECT_NEAR(c_half, c_cpu, 1e-2 * c_cpu);
+  EXPECT_LT(c_half, 0.6 * c_whole);
+  EXPECT_EQ(figure(census_half, "index_cells_per_support"), 2.0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solvers, HalfCellGpuSolvers,
+                         ::testing::Values(SolverCase{"wcsph", SolverKind::wcsph, false, 100, 1e-3},
+                                           SolverCase{"wcsph_continuity", SolverKind::wcsph, true, 100, 1e-3},
+                                           SolverCase{"dfsph", SolverKind::dfsph, false, 30, 1e-2},
+                                           SolverCase{"pbf", SolverKind::pbf, false, 30, 1e-2}),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace surge

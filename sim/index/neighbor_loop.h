@@ -50,7 +50,7 @@ SURGE_HD Vec3f boundary_velocity(const CellIndexView& boundary, std::uint32_t b)
 // Rounding slack of the pruned search, in cells: the point and the particles are filed by the same
 // arithmetic (GridGeometry::cell_x), but the search's bounds in cells and the distance test in metres round
 // differently, by a few float ulps of the coordinate in cells (2.4e-7 x 65536 cells = 1/64 at the largest).
-// A 64th of a cell widens the search by a cell for about one point in 64, a fraction of a percent of the
+// A 64th of a cell widens a row by a cell at about one row end in 64, a fraction of a percent of the
 // candidates.
 inline constexpr float kPrunedSearchSlackCells = 1.0f / 64.0f;
 
@@ -71,7 +71,10 @@ SURGE_HD float distance_to_cell(float u, int c, int n) {
 // Several (cells of half a support): the rows of the 5x5 block in (y, z) whose nearest point lies within the
 // reach R of x, each trimmed along x to the cells within sqrt(R^2 - d_yz^2) of x, d_yz being the distance
 // from x to the row; both measured from x's own position, not its cell's. A particle of the row is at least
-// d_yz from x across the row, so one beyond the trimmed cells is beyond the reach.
+// d_yz from x across the row, so one beyond the trimmed cells is beyond the reach. The trimming measures from
+// where the particles were filed: a particle moved since the sort (PBF's corrections between its sorts, where
+// no lists are kept) is found while its filed position is within the reach, a tighter margin than the 27
+// whole cells leave.
 template <typename Range>
 SURGE_HD void for_each_cell_range(const GridGeometry& grid, const CellIndexView& index, Vec3f x,
                                   Range&& range) {

@@ -743,6 +743,31 @@ TEST_F(Cli, BenchAcceptsBothIndexBuilds) {
   }
 }
 
+// --cells-per-support replaces the scene's: the census finds the same neighbours with half cells and reports
+// fewer candidates per neighbour and the setting it ran with; a third value is a usage error.
+TEST_F(Cli, BenchCellsPerSupportChangesTheCandidatesNotTheNeighbours) {
+  nlohmann::json neighbors[2];
+  for (int cells = 1; cells <= 2; ++cells) {
+    const std::string json = "cells" + std::to_string(cells) + ".json";
+    const Result r =
+        surge({"bench", kDamBreak.string(), "--backend", "cpu", "--particles", "2000", "--steps", "2",
+               "--warmup", "0", "--cells-per-support", std::to_string(cells), "--json", json});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "(index cells per support: " + std::to_string(cells) + ")")) << r.out;
+    neighbors[cells - 1] = nlohmann::json::parse(read_text_file(dir_ / json))["runs"][0]["neighbors"];
+    EXPECT_EQ(neighbors[cells - 1]["index_cells_per_support"], double(cells));
+  }
+  // The same neighbours up to a pair that two steps' rounding (sums in another order) moves across the
+  // support.
+  EXPECT_NEAR(neighbors[1]["mean"].get<double>(), neighbors[0]["mean"].get<double>(),
+              1e-3 * neighbors[0]["mean"].get<double>());
+  EXPECT_LT(neighbors[1]["candidates_per_neighbor"].get<double>(),
+            0.6 * neighbors[0]["candidates_per_neighbor"].get<double>());
+  const Result bad = surge({"bench", kDamBreak.string(), "--backend", "cpu", "--cells-per-support", "3"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_TRUE(contains(bad.err, "--cells-per-support")) << bad.err;
+}
+
 // --solver runs the same scene with DFSPH or PBF; the run summary and the bench row report the iterations
 // each step used and the density error it reached. An unknown solver is a usage error.
 TEST_F(Cli, SolverOptionRunsTheIncompressibleSolvers) {

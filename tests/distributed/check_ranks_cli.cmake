@@ -2,7 +2,9 @@
 # (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
 # a one-process run), a feature the ranks cannot share is refused by name with exit 2, and the bench
 # reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
-# runs and writes its series with the grains' radius; n-body is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
+# runs and writes its series with the grains' radius; a gauged continuity-density dam break writes one
+# process's gauges.csv (header, rows) and frames every T seconds; the SPHERIC Test 2 scene runs with its
+# gauges; n-body is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
 # -DSURGE=... -DMPIEXEC=... (empty without MPI) -DSOURCE_DIR=... -DWORK=...
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})

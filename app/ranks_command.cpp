@@ -8,6 +8,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -26,6 +27,8 @@
 #include "sim/distributed/distributed_sph.h"
 #include "sim/distributed/parallel_vtk.h"
 #include "sim/io/exporters.h"
+#include "sim/io/gauge_recorder.h"
+#include "sim/io/time_schedule.h"
 #include "sim/scene/scene.h"
 #include "sim/setup/build_dem_setup.h"
 #include "sim/setup/build_fluid_setup.h"
@@ -45,7 +48,6 @@ void refuse_scene_for_ranks(const Scene& scene, const std::string& backend, cons
   if (scene.solver == SolverKind::nbody)
     refuse(std::string("solver ") + solver_name(scene.solver) +
            " (wcsph, dfsph, pbf and dem run on several ranks)");
-  if (!scene.gauges.empty()) refuse("[[gauge]]s");
   if (backend == "gpu")
     refuse("--backend gpu (one GPU per rank through NCCL is not built; use --backend cpu)");
   if (!mode.empty() && mode != "cpu") refuse("--mode " + mode);
@@ -212,12 +214,16 @@ int run_scene_on_ranks(const RunOptions& options) {
     refuse("checkpoints (--checkpoint, --checkpoint-every, --checkpoint-every-time)");
   if (!options.resume_path.empty()) refuse("--resume");
   if (options.render.writes_frames()) refuse("--render and --video");
-  if (options.every_time_s > 0 || (options.every < 0 && scene.every_time > 0))
-    refuse("frames every T seconds (--every-time, output.every_time; use --every)");
   const std::vector<std::string> formats = options.formats.empty() ? scene.formats : options.formats;
   for (const std::string& format : formats)
     if (format != "vtk") refuse("the '" + format + "' export (only vtk, as a .pvtp series)");
-  const int every = options.every >= 0 ? options.every : scene.every;
+  const FrameCadence cadence = frame_cadence(options, scene.every, scene.every_time);
+  // As one process's frames (app/frame_writer.h): the initial frame, then every K steps or at the first
+  // step at or after each multiple of T; the time is the same on every rank, and so is the decision.
+  TimeSchedule frame_times(cadence.every_time_s, 0);
+  const auto frame_due = [&](const StepStatus& s) {
+    return frame_times.enabled() ? frame_times.take(s.time_s) : s.step % cadence.every == 0;
+  };
   const std::filesystem::path out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
 
   const RanksSetup setup = build_ranks_setup(scene, options.particles);
@@ -225,15 +231,33 @@ int run_scene_on_ranks(const RunOptions& options) {
   std::unique_ptr<Communicator> world = open_world();
   std::unique_ptr<DistributedFluid> ranks = start_ranks(*world, scene, setup, 50);
   const bool root = world->rank() == 0;
-  const bool frames = every > 0 && !formats.empty();
+  const bool frames = (cadence.every > 0 || frame_times.enabled()) && !formats.empty();
   std::ostream& out = std::cout;
+  // Gauges (sim/io/gauge_recorder.h): every rank samples (a sample adds the ranks' sums), rank 0 writes the
+  // CSV, where one process would.
+  std::optional<GaugeRecorder> gauges;
+  const std::filesystem::path gauge_csv =
+      out_dir / (scene.gauge_output.csv.empty() ? "gauges.csv" : scene.gauge_output.csv);
+  if (!scene.gauges.empty()) {
+    try {
+      gauges.emplace(*ranks, scene.gauges, scene.gauge_output, root ? gauge_csv : std::filesystem::path());
+    } catch (const std::invalid_argument& e) {
+      throw InputError(e.what());
+    }
+  }
 
   if (root) {
     out << "backend: cpu, " << solver_name(scene.solver) << ", " << world->name() << ", slabs along "
         << cuts_text(ranks->slabs()) << '\n';
-    if (frames)
-      out << "output: " << (out_dir / (scene.name + ".pvd")).string() << " (a .pvtp every " << every
-          << " steps, one piece per rank)\n";
+    if (frames) {
+      out << "output: " << (out_dir / (scene.name + ".pvd")).string() << " (a .pvtp every ";
+      if (frame_times.enabled())
+        out << frame_times.every_s() << " s of simulated time";
+      else
+        out << cadence.every << " steps";
+      out << ", one piece per rank)\n";
+    }
+    if (gauges) out << "gauges: " << gauge_csv.string() << '\n';
     out << std::flush;
   }
   if (frames && root) {
@@ -262,17 +286,20 @@ int run_scene_on_ranks(const RunOptions& options) {
     return max_steps > 0 ? s.step >= max_steps : s.time_s >= end_time;
   };
   const Clock::time_point start = Clock::now();
-  if (frames) write_frame();
   StepStatus status = ranks->status();
+  if (frames && frame_due(status)) write_frame();
   while (!reached(status)) {
     ranks->step();
     status = ranks->status();
     if (status.instability != Instability::none) {
+      if (gauges) gauges->finish();  // the samples before the instability are complete on disk
       if (root) std::cerr << "unstable: " << status.diagnosis() << '\n';
       return kExitUnstable;
     }
-    if (frames && status.step % every == 0) write_frame();
+    if (frames && frame_due(status)) write_frame();
+    if (gauges) gauges->sample_if_due(status);
   }
+  if (gauges) gauges->finish();
   const double wall_s = max_over_ranks(*world, seconds_since(start));
   const Balance b = balance(*world, *ranks);
   const ExchangeReport report = exchange_report(*world, DistributedFigures{}, ranks->figures(), status.step);
@@ -289,6 +316,9 @@ int run_scene_on_ranks(const RunOptions& options) {
     if (frames)
       out << "  frames:         " << series.size() << ": " << (out_dir / (scene.name + ".pvd")).string()
           << '\n';
+    if (gauges)
+      out << "  gauges:         " << gauges->rows_written() << " samples of " << scene.gauges.size()
+          << " gauges every " << scene.gauge_output.every_time << " s: " << gauge_csv.string() << '\n';
     out << std::flush;
   }
   return kExitSuccess;

@@ -23,6 +23,13 @@
 #endif
 
 namespace surge::app {
+
+FrameCadence frame_cadence(const RunOptions& options, int scene_every, float scene_every_time) {
+  if (options.every >= 0) return {.every = options.every};
+  if (options.every_time_s > 0) return {.every_time_s = options.every_time_s};
+  return {.every = scene_every, .every_time_s = as_written(scene_every_time)};
+}
+
 namespace {
 
 // The run as the scene and the command line together decide it; the command line wins.
@@ -45,15 +52,9 @@ RunPlan plan_run(const RunOptions& options, const Scene& scene) {
   for (const std::string& name : options.formats.empty() ? scene.formats : options.formats) {
     plan.formats.push_back(parse_export_format(name));
   }
-  // The command line's --every or --every-time replaces whichever of every and every_time the scene gives.
-  if (options.every >= 0) {
-    plan.every = options.every;
-  } else if (options.every_time_s > 0) {
-    plan.every_time_s = options.every_time_s;
-  } else {
-    plan.every = scene.every;
-    plan.every_time_s = as_written(scene.every_time);
-  }
+  const FrameCadence cadence = frame_cadence(options, scene.every, scene.every_time);
+  plan.every = cadence.every;
+  plan.every_time_s = cadence.every_time_s;
   plan.out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
   // --export on a scene without output.every would silently write nothing.
   if (!options.formats.empty() && plan.every == 0 && plan.every_time_s <= 0) {

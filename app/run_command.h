@@ -40,6 +40,14 @@ struct RunOptions {
   RenderOptions render;  // --render DIR / --video FILE and how frames look
 };
 
+// When a run writes frames: every K steps, or every T simulated seconds. The command line's --every or
+// --every-time replaces whichever of output.every and output.every_time the scene gives.
+struct FrameCadence {
+  int every = 0;
+  double every_time_s = 0;  // [s]; 0: by steps
+};
+FrameCadence frame_cadence(const RunOptions& options, int scene_every, float scene_every_time);
+
 CLI::App* add_run_command(CLI::App& parent, RunOptions& options);
 // Returns the process exit code; throws SceneError / InputError for bad input (main() maps them).
 int run_scene(const RunOptions& options);

@@ -40,7 +40,7 @@ struct StaticField {
 // The wall particles of the fluid solvers, sorted by cell as the backend holds them.
 inline constexpr std::string_view kBoundaryField = "boundary";
 
-class Simulation {
+class Simulation : public GaugeSource {
  public:
   virtual ~Simulation() = default;
   virtual std::string backend_name() const = 0;  // "cpu (2 threads)", "gpu (NVIDIA H200)"
@@ -122,11 +122,11 @@ class Simulation {
   // without gauges; std::invalid_argument for a kind the solver cannot measure). sample_gauges, valid after
   // the first step, computes them where the particles live and waits: only their values cross the bus (the
   // ledger's "gauge values"), in GaugeProbe::first_value order.
-  virtual bool set_gauges(const std::vector<GaugeProbe>& probes) {
+  bool set_gauges(const std::vector<GaugeProbe>& probes) override {
     (void)probes;
     return false;
   }
-  virtual void sample_gauges(std::vector<float>& values) { values.clear(); }
+  void sample_gauges(std::vector<float>& values) override { values.clear(); }
   // The wall particles where the scene's moving solids have carried them (positions, w = volume), for the
   // renderer; false when nothing moves (then the "boundary" static field stands). Waits; on the GPU a copy
   // the ledger records.

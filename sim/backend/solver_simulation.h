@@ -161,12 +161,7 @@ class SolverSimulation : public Interface {
   }
   bool set_gauges(const std::vector<GaugeProbe>& probes) override {
     if constexpr (requires { solver_.set_gauges(probes); }) {
-      // A solver without a physical pressure field (PBF) says so: its scene check names the gauge's line.
-      if constexpr (requires { Solver::kPressureGauges; }) {
-        for (const GaugeProbe& probe : probes)
-          if (!Solver::kPressureGauges && probe.kind == GaugeKind::pressure)
-            throw std::invalid_argument("this solver has no physical pressure: no pressure gauges");
-      }
+      refuse_unmeasurable_gauges<Solver>(probes);
       solver_.set_gauges(probes);
       return true;
     } else {

@@ -19,6 +19,7 @@
 #include "sim/distributed/communicator.h"
 #include "sim/distributed/particle_exchange.h"
 #include "sim/distributed/slab_decomposition.h"
+#include "sim/sph/gauge.h"
 
 namespace surge {
 
@@ -48,9 +49,8 @@ struct DistributedFigures {
 
 // What the commands see of a distributed run, whichever solver runs it. The driver's step keeps the slabs,
 // the figures and the status here.
-class DistributedFluid {
+class DistributedFluid : public GaugeSource {
  public:
-  virtual ~DistributedFluid() = default;
   virtual void step() = 0;
   // The clock and dt (the same on every rank) and the first instability any rank found.
   StepStatus status() const { return status_; }
@@ -61,6 +61,9 @@ class DistributedFluid {
   const DistributedFigures& figures() const { return figures_; }
   // The solver's figures of the last step (DFSPH's and PBF's iterations: the same on every rank).
   virtual std::vector<NamedValue> solver_figures() const = 0;
+  // Gauges: the SPH drivers' (distributed_sph.h); none for DEM.
+  bool set_gauges(const std::vector<GaugeProbe>&) override { return false; }
+  void sample_gauges(std::vector<float>& values) override { values.clear(); }
 
  protected:
   SlabDecomposition slabs_;

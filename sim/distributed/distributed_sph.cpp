@@ -5,6 +5,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace surge {
 
@@ -65,10 +66,14 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
     solver_->set_maxima_hook([this](unsigned long long* maxima, const ParticleAcceleration* acceleration) {
       reduce_maxima(maxima, acceleration);
     });
+    RankHooks hooks;  // WCSPH does not iterate: only the owned fluid's sums
+    hooks.owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); };
+    solver_->set_rank_hooks(std::move(hooks));
   } else {
     solver_->set_rank_hooks(
         {.refresh_halo = [this](void* values, std::size_t value_bytes) { refresh_halo(values, value_bytes); },
-         .owned_average = [this](const float* values) { return owned_average(values); }});
+         .owned_average = [this](const float* values) { return owned_average(values); },
+         .owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); }});
   }
   status_ = solver_->status();
 }
@@ -124,6 +129,7 @@ void DistributedSph<Solver>::load_solver() {
   if (count > fluid.capacity)
     throw std::logic_error("rank " + std::to_string(comm_.rank()) + " holds " + std::to_string(count) +
                            " particles, more than the " + std::to_string(fluid.capacity) + " there are");
+  for (std::uint32_t i = 0; i < fluid.n; ++i) is_owned_[fluid.id[i]] = 0;  // the last step's owners
   std::size_t k = 0;
   const auto put = [&](const Record& record) {
     fluid.position[k] = record.position;
@@ -163,7 +169,6 @@ void DistributedSph<Solver>::keep_owned() {
   for (std::uint32_t i = 0; i < fluid.n; ++i) {
     const std::uint32_t id = fluid.id[i];
     if (is_owned_[id] == 0) continue;
-    is_owned_[id] = 0;
     Record record;
     static_cast<ParticleRecord&>(record) = {fluid.position[i], fluid.velocity[i], id, fluid.density[i],
                                             fluid.pressure[i]};
@@ -279,6 +284,51 @@ double DistributedSph<Solver>::owned_average(const float* values) {
   comm_.sum(std::span<double>(&total, 1));
   hook_seconds_ += seconds_since(start);
   return total / double(global_count_);
+}
+
+// Built at every call, one pass over the cells and the particles: a solver may sort again within its step
+// (PBF's iterations move the particles), and the view is used at once.
+template <typename Solver>
+CellIndexView DistributedSph<Solver>::owned_fluid(const CellIndexView& all) {
+  const FluidState<CpuExecutor>& fluid = solver_->fluid();
+  const std::uint32_t cells = fluid.grid.cell_count();
+  owned_cell_start_.resize(std::size_t(cells) + 1);
+  owned_order_.clear();
+  for (std::uint32_t c = 0; c < cells; ++c) {
+    owned_cell_start_[c] = std::uint32_t(owned_order_.size());
+    for (std::uint32_t k = all.cell_start[c]; k < all.cell_start[c + 1]; ++k) {
+      const std::uint32_t slot = all.sorted_order == nullptr ? k : all.sorted_order[k];
+      if (is_owned_[fluid.id[slot]] != 0) owned_order_.push_back(slot);
+    }
+  }
+  owned_cell_start_[cells] = std::uint32_t(owned_order_.size());
+  CellIndexView owned = all;
+  owned.cell_start = owned_cell_start_.data();
+  owned.sorted_order = owned_order_.data();
+  owned.list_start = nullptr;  // the lists name halo neighbours too: through the cells
+  owned.list = nullptr;
+  owned.list_gradient = nullptr;
+  return owned;
+}
+
+template <typename Solver>
+bool DistributedSph<Solver>::set_gauges(const std::vector<GaugeProbe>& probes) {
+  refuse_unmeasurable_gauges<Solver>(probes);
+  for (const GaugeProbe& probe : probes)
+    if (probe.kind == GaugeKind::body)
+      throw std::invalid_argument(
+          "a body gauge cannot run over several ranks yet (docs/multi-rank.md): run "
+          "it as one process");
+  solver_->set_gauges(probes);
+  return true;
+}
+
+template <typename Solver>
+void DistributedSph<Solver>::sample_gauges(std::vector<float>& values) {
+  std::vector<double> sums;
+  solver_->gauge_sums(sums);
+  comm_.sum(std::span<double>(sums));
+  solver_->gauges_from_sums(sums, values);
 }
 
 template <typename Solver>

@@ -20,6 +20,10 @@
 // particles (static). What this cannot do yet is refused when it is built (emitters, moving and floating
 // solids), with the feature named.
 //
+// Sums that one process takes over all its fluid once (the gauges after a step; a fixed solid's force, which
+// a force gauge reads, inside it) run on each rank over the particles it owns, through a cell index of
+// those alone (owned_fluid, rank_hooks.h), and are added over the ranks: every particle counted once.
+//
 // WCSPH with continuity density: the density is state, carried in the record, so the halo copies carry
 // their owners' density of the step's start, which is all an owned particle's rates read of a neighbour
 // (one support; delta-SPH diffusion reads the neighbours' densities and positions, nothing computed in the
@@ -83,6 +87,12 @@ class DistributedSph final : public DistributedFluid {
   ParticleFrame owned_frame() const override;
   std::size_t owned_count() const override { return owned_.size(); }
   std::vector<NamedValue> solver_figures() const override { return solver_->named_figures(); }
+  // Gauges (sim/sph/gauges.h, "On ranks"): each rank's sums over the fluid it owned in the last step, added
+  // over the ranks (one all-reduce: every rank calls sample_gauges at the same steps), and the values from
+  // the totals on every rank. std::invalid_argument for a body gauge (a moving solid's) or a kind the
+  // solver cannot measure.
+  bool set_gauges(const std::vector<GaugeProbe>& probes) override;
+  void sample_gauges(std::vector<float>& values) override;
   const Solver& solver() const { return *solver_; }
   Communicator& communicator() { return comm_; }
 
@@ -94,6 +104,7 @@ class DistributedSph final : public DistributedFluid {
   void refresh_halo(void* values, std::size_t value_bytes);
   void find_halo_slots();
   double owned_average(const float* values);
+  CellIndexView owned_fluid(const CellIndexView& all);
 
   Communicator& comm_;
   DistributedOptions options_;
@@ -102,8 +113,12 @@ class DistributedSph final : public DistributedFluid {
   CpuExecutor exec_;
   std::unique_ptr<Solver> solver_;
   std::vector<Record> owned_, halo_;
-  long long global_count_ = 0;          // fluid particles over every rank (no emitter: constant)
-  std::vector<std::uint8_t> is_owned_;  // by creation id, for the particles in the solver this step
+  long long global_count_ = 0;  // fluid particles over every rank (no emitter: constant)
+  // By creation id, the particles this rank owned in the solver's last (or current) step: kept after the
+  // step, so that the gauges count them, and cleared as the next step loads the solver.
+  std::vector<std::uint8_t> is_owned_;
+  // owned_fluid's index: the owned particles' slots in cell order, and each cell's start among them.
+  std::vector<std::uint32_t> owned_cell_start_, owned_order_;
   // WCSPH with continuity density: the owned particles' Verlet state by creation id (empty otherwise).
   std::vector<Vec4f> verlet_before_by_id_;
   // The halo refreshes of this step: who sent and received which copies, and their slots in the solver

@@ -55,14 +55,14 @@ std::vector<std::string> GaugeRecorder::columns(const std::vector<GaugeDefinitio
   return names;
 }
 
-GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefinition>& gauges,
+GaugeRecorder::GaugeRecorder(GaugeSource& source, const std::vector<GaugeDefinition>& gauges,
                              const GaugeOutput& output, std::filesystem::path path, double start_time_s,
                              const GaugeRecorderState* resume)
-    : simulation_(simulation),
+    : source_(source),
       path_(std::move(path)),
       schedule_(as_written(output.every_time),
                 long(std::floor(start_time_s / as_written(output.every_time) + 1e-9)) + 1) {
-  if (!simulation_.set_gauges(gauge_probes(gauges)))
+  if (!source_.set_gauges(gauge_probes(gauges)))
     throw std::invalid_argument("gauges apply to the SPH solvers; this simulation has none");
   const bool filtered = output.filter_time > 0;
   if (filtered) {
@@ -70,6 +70,7 @@ GaugeRecorder::GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefi
     for (const GaugeDefinition& gauge : gauges) values += gauge_value_count(gauge.kind);
     filters_.assign(values, FirstOrderFilter(output.filter_time));
   }
+  if (path_.empty()) return;  // samples, writes nothing (the header's comment)
   temporary_ = path_;
   temporary_ += ".tmp";
   std::string header;
@@ -124,7 +125,9 @@ GaugeRecorder::~GaugeRecorder() {
 
 void GaugeRecorder::sample_if_due(const StepStatus& status) {
   if (finished_ || !schedule_.take(status.time_s)) return;
-  simulation_.sample_gauges(values_);
+  source_.sample_gauges(values_);
+  ++rows_;
+  if (!file_) return;
   std::string row = shortest(status.time_s);
   for (std::size_t k = 0; k < values_.size(); ++k) {
     row += ',' + shortest(values_[k]);
@@ -133,13 +136,13 @@ void GaugeRecorder::sample_if_due(const StepStatus& status) {
   row += '\n';
   out_ << row << std::flush;
   if (!out_) throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(file_->error()));
-  ++rows_;
   bytes_ += row.size();
 }
 
 void GaugeRecorder::finish() {
   if (finished_) return;
   finished_ = true;
+  if (!file_) return;
   if (!file_->close() || !out_)
     throw std::runtime_error("cannot write '" + path_.string() + "': " + reason_of(file_->error()));
   std::error_code error;

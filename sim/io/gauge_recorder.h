@@ -13,7 +13,6 @@
 #include <string>
 #include <vector>
 
-#include "sim/backend/simulation.h"
 #include "sim/core/step_status.h"
 #include "sim/io/file_output_buffer.h"
 #include "sim/io/temporary_files.h"
@@ -66,13 +65,14 @@ struct GaugeRecorderState {
 
 class GaugeRecorder {
  public:
-  // Hands the probes to `simulation` (which must take them: an SPH solver) and opens the CSV. Samples start
+  // Hands the probes to `source` (which must take them: an SPH solver) and opens the CSV. Samples start
   // at the first multiple of every_time after `start_time_s` (a run's first step builds what they read).
   // With `resume` (a checkpoint's), the CSV goes on from it: its first resume->bytes bytes are taken from the
   // file the interrupted run left (the renamed CSV, or the .tmp a crash left), the rows it wrote after the
   // checkpoint are dropped, and the schedule and filters continue. std::runtime_error when neither file
-  // holds those bytes.
-  GaugeRecorder(Simulation& simulation, const std::vector<GaugeDefinition>& gauges, const GaugeOutput& output,
+  // holds those bytes. With an empty `path` nothing is written: on ranks every rank samples on the same
+  // schedule (a sample is a collective) and rank 0 alone writes the CSV.
+  GaugeRecorder(GaugeSource& source, const std::vector<GaugeDefinition>& gauges, const GaugeOutput& output,
                 std::filesystem::path path, double start_time_s = 0.0,
                 const GaugeRecorderState* resume = nullptr);
   ~GaugeRecorder();
@@ -90,7 +90,7 @@ class GaugeRecorder {
   static std::vector<std::string> columns(const std::vector<GaugeDefinition>& gauges, bool filtered);
 
  private:
-  Simulation& simulation_;
+  GaugeSource& source_;
   std::filesystem::path path_, temporary_;
   std::unique_ptr<TemporaryFileInFlight> in_flight_;  // the .tmp until finish() renames it
   std::unique_ptr<FileOutputBuffer> file_;

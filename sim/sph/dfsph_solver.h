@@ -236,8 +236,9 @@ class DfsphSolver : public FluidSolver<Exec> {
     FluidState<Exec>& s = fluid_;
     const float dt_divergence = dfsph_.divergence_solve ? s.status.dt_s : 0.0f;
     s.solids.sum_forces(
-        DfsphWallReaction<Kernel>{kernel, s.params, s.grid, s.fluid_view(), s.density.data(),
-                                  q_divergence_sum_.data(), q_density_sum_.data(), dt_divergence, dt},
+        DfsphWallReaction<Kernel>{kernel, s.params, s.grid, this->counted_fluid(s.fluid_view()),
+                                  s.density.data(), q_divergence_sum_.data(), q_density_sum_.data(),
+                                  dt_divergence, dt},
         s.grid, s.boundary_view());
   }
 

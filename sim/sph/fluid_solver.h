@@ -3,8 +3,10 @@
 // step, parameters and figures.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -130,6 +132,15 @@ class FluidSolver {
         .figures();
   }
 
+  // The fluid a sum over the fluid counts (the gauges, the fluid's force on a solid): every particle in one
+  // process; on ranks the rank's owned ones (rank_hooks.h), so that the ranks' sums add up to one process's.
+  CellIndexView counted_fluid(const CellIndexView& all) {
+    if constexpr (!Exec::kOnDevice) {
+      if (ranks_.owned_fluid) return ranks_.owned_fluid(all);
+    }
+    return all;
+  }
+
   // Gauges (sim/sph/gauges.h): the probes go to the executor's side once; sample_gauges then computes every
   // gauge where the particles are, one thread a gauge, and copies only the values to the host (on the GPU
   // the ledger records them as "gauge values"). Valid after the first step, which builds the cell index.
@@ -142,9 +153,47 @@ class FluidSolver {
     fluid_.solids.set_force_gauges(gauged);
     if (gauge_count_ == 0) return;
     host_probes_ = probes;
+    gauge_sum_offsets_.clear();
+    std::uint32_t sums = 0;
+    for (const GaugeProbe& probe : probes) {
+      gauge_sum_offsets_.push_back(sums);
+      sums += gauge_sum_count(probe, fluid_.params.spacing);
+    }
+    gauge_sum_offsets_.push_back(sums);
     fluid_.exec.upload(gauge_probes_, probes, "gauge probes");
     fluid_.exec.allocate(gauge_values_, gauge_values_count_);
   }
+  // On ranks, a host executor's: this rank's sums of every gauge (gauges.h, "On ranks"), each gauge's at its
+  // offset, for the driver to add over the ranks; then gauges_from_sums gives the values from the totals.
+  void gauge_sums(std::vector<double>& sums) {
+    static_assert(!Exec::kOnDevice, "the ranks sum the gauges on the host");
+    sums.assign(gauge_sum_offsets_.empty() ? 0 : gauge_sum_offsets_.back(), 0.0);
+    if (gauge_count_ == 0) return;
+    with_scene_kernel([&](const auto& kernel) {
+      const SphParameters p = fluid_.params;
+      const GridGeometry grid = fluid_.grid;
+      const GaugeFields fields{counted_fluid(fluid_.fluid_view()), fluid_.velocity.data(),
+                               fluid_.density.data(), fluid_.pressure.data()};
+      const GaugeProbe* probes = host_probes_.data();
+      const std::uint32_t* offset = gauge_sum_offsets_.data();
+      double* out = sums.data();
+      fluid_.exec.for_each(gauge_count_, [=](std::uint32_t g) {
+        surge::gauge_sums(kernel, p, grid, fields, probes[g], out + offset[g]);
+      });
+    });
+    for (std::size_t g = 0; g < host_probes_.size(); ++g) {
+      if (host_probes_[g].kind != GaugeKind::force) continue;
+      const double* force = fluid_.solids.fluid_force_sums(host_probes_[g].solid);
+      std::copy(force, force + kForceGaugeValues, sums.begin() + gauge_sum_offsets_[g]);
+    }
+  }
+  void gauges_from_sums(const std::vector<double>& sums, std::vector<float>& values) const {
+    values.assign(gauge_values_count_, 0.0f);
+    for (std::size_t g = 0; g < host_probes_.size(); ++g)
+      gauge_from_sums(host_probes_[g], fluid_.params.spacing, sums.data() + gauge_sum_offsets_[g],
+                      values.data());
+  }
+
   void sample_gauges(std::vector<float>& values) {
     if (gauge_count_ == 0) {
       values.clear();
@@ -188,11 +237,23 @@ class FluidSolver {
   FluidState<Exec> fluid_;
   std::size_t static_count_;
   std::vector<GaugeProbe> host_probes_;
+  std::vector<std::uint32_t> gauge_sum_offsets_;  // on ranks: where each gauge's sums start, then the total
   typename Exec::template Buffer<GaugeProbe> gauge_probes_;
   typename Exec::template Buffer<float> gauge_values_;
   std::uint32_t gauge_count_ = 0, gauge_values_count_ = 0;
   RankHooks ranks_;
 };
+
+// A solver without a physical pressure field (PBF: kPressureGauges false) says so, std::invalid_argument;
+// the scene check names the gauge's line.
+template <typename Solver>
+void refuse_unmeasurable_gauges(const std::vector<GaugeProbe>& probes) {
+  if constexpr (requires { Solver::kPressureGauges; }) {
+    for (const GaugeProbe& probe : probes)
+      if (!Solver::kPressureGauges && probe.kind == GaugeKind::pressure)
+        throw std::invalid_argument("this solver has no physical pressure: no pressure gauges");
+  }
+}
 
 // The parameters of the incompressible solvers (DFSPH, PBF): the fluid keys the solver uses (the weakly
 // compressible ones, such as the equation of state and the artificial viscosity, are WCSPH's only), then

@@ -96,6 +96,19 @@ inline std::vector<GaugeProbe> gauge_probes(const std::vector<GaugeDefinition>& 
   return probes;
 }
 
+// What a gauge recorder (sim/io/gauge_recorder.h) samples: a simulation in one process
+// (sim/backend/simulation.h), or a run over several ranks (sim/distributed/distributed_fluid.h), where
+// every rank takes part in each sample and every rank gets the values.
+class GaugeSource {
+ public:
+  virtual ~GaugeSource() = default;
+  // Hands the probes over once: false for a solver without gauges; std::invalid_argument for a kind the
+  // solver cannot measure.
+  virtual bool set_gauges(const std::vector<GaugeProbe>& probes) = 0;
+  // Valid after the first step: the values in GaugeProbe::first_value order.
+  virtual void sample_gauges(std::vector<float>& values) = 0;
+};
+
 inline std::uint32_t gauge_value_total(const std::vector<GaugeProbe>& probes) {
   return probes.empty() ? 0u : probes.back().first_value + gauge_value_count(probes.back().kind);
 }

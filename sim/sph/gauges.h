@@ -15,7 +15,8 @@
 //              spacing and interpolated linearly between the two samples either side of 0.5; z0 when the
 //              line is dry, z1 when it is submerged.
 //
-// Where no fluid particle is within the support, pressure and velocity read 0 (a dry gauge).
+// Where no fluid particle is within the support, pressure and velocity read 0 (a dry gauge). On several
+// ranks the same sums are taken in two halves (the end of this file).
 //
 // The gauges read the particles as the last step left them: positions and velocities at the step's end,
 // density and pressure as that step computed them (at its start), through the cell index of that step.
@@ -82,22 +83,80 @@ SURGE_HD float fluid_fraction(const Kernel& kernel, const SphParameters& p, cons
   return sum * p.particle_mass / p.rest_density;
 }
 
-// The highest z on (x, y, z0..z1) with phi(z) > 0.5 (header comment).
-template <typename Kernel>
-SURGE_HD float water_level(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
-                           const GaugeFields& fields, Vec3f bottom, float z_top, int ring) {
-  const float dz = 0.25f * p.spacing;
+// The level gauge's scan (header comment): the highest z on (x, y, z0..z1) with phi(z) > 0.5, where
+// phi_at(k, z) is phi at the k-th height of the scan, z1 first, then down a quarter spacing at a time to z0.
+template <typename FractionAt>
+SURGE_HD float level_crossing(float spacing, float z_bottom, float z_top, FractionAt&& phi_at) {
+  const float dz = 0.25f * spacing;
+  std::uint32_t k = 0;
   float z_above = z_top;
-  float phi_above = fluid_fraction(kernel, p, grid, fields, Vec3f{bottom.x, bottom.y, z_top}, ring);
+  float phi_above = phi_at(k, z_top);
   if (phi_above > 0.5f) return z_top;
-  while (z_above > bottom.z) {
-    const float z = z_above - dz > bottom.z ? z_above - dz : bottom.z;
-    const float phi = fluid_fraction(kernel, p, grid, fields, Vec3f{bottom.x, bottom.y, z}, ring);
+  while (z_above > z_bottom) {
+    const float z = z_above - dz > z_bottom ? z_above - dz : z_bottom;
+    const float phi = phi_at(++k, z);
     if (phi > 0.5f) return z + (z_above - z) * (phi - 0.5f) / (phi - phi_above);
     z_above = z;
     phi_above = phi;
   }
-  return bottom.z;
+  return z_bottom;
+}
+
+// The heights the scan visits on a dry line, which are all of them: phi = 0 never crosses.
+SURGE_HD std::uint32_t level_height_count(float spacing, float z_bottom, float z_top) {
+  std::uint32_t count = 0;
+  level_crossing(spacing, z_bottom, z_top, [&](std::uint32_t, float) {
+    ++count;
+    return 0.0f;
+  });
+  return count;
+}
+
+template <typename Kernel>
+SURGE_HD float water_level(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
+                           const GaugeFields& fields, Vec3f bottom, float z_top, int ring) {
+  return level_crossing(p.spacing, bottom.z, z_top, [&](std::uint32_t, float z) {
+    return fluid_fraction(kernel, p, grid, fields, Vec3f{bottom.x, bottom.y, z}, ring);
+  });
+}
+
+// A pressure or velocity gauge's Shepard sums at x: the weights sum_j V_j W_j, and the weighted pressure
+// (carried hydrostatically) or velocity.
+struct ShepardSums {
+  float weight = 0.0f, pressure = 0.0f;
+  Vec3f velocity{};
+};
+
+template <typename Kernel>
+SURGE_HD ShepardSums shepard_sums(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
+                                  const GaugeFields& fields, GaugeKind kind, Vec3f x, int ring) {
+  ShepardSums sums;
+  for_each_particle_near(grid, fields.fluid, x, ring, p.support * p.support,
+                         [&](std::uint32_t j, Vec3f r, float r2) {
+                           const float rho_j = fields.density[j] > 0.0f ? fields.density[j] : p.rest_density;
+                           const float w = p.particle_mass / rho_j * kernel.value(sqrtf(r2));
+                           sums.weight += w;
+                           if (kind == GaugeKind::pressure) {
+                             // r = x - x_j: the hydrostatic carry p_j + rho_j g . (x - x_j).
+                             sums.pressure += w * (fields.pressure[j] + rho_j * dot(p.gravity, r));
+                           } else {
+                             sums.velocity = sums.velocity + w * xyz(fields.velocity[j]);
+                           }
+                         });
+  return sums;
+}
+
+// The Shepard average: one value for a pressure gauge, three for a velocity gauge; 0 where no fluid particle
+// is within the support.
+SURGE_HD void shepard_average(GaugeKind kind, const ShepardSums& sums, float* out) {
+  const float inverse = sums.weight > 0.0f ? 1.0f / sums.weight : 0.0f;
+  if (kind == GaugeKind::pressure) {
+    out[0] = sums.pressure * inverse;
+  } else {
+    out[0] = sums.velocity.x * inverse;
+    out[1] = sums.velocity.y * inverse;
+    out[2] = sums.velocity.z * inverse;
+  }
 }
 
 // Writes the gauge's gauge_value_count(kind) values at values[probe.first_value...].
@@ -112,29 +171,83 @@ SURGE_HD void sample_gauge(const Kernel& kernel, const SphParameters& p, const G
     out[0] = water_level(kernel, p, grid, fields, probe.point, probe.z_top, ring);
     return;
   }
-  // Shepard sums: the weights V_j W_j, and the weighted pressure or velocity.
-  const Vec3f x = probe.point;
-  float weight = 0.0f, pressure = 0.0f;
-  Vec3f velocity{};
-  for_each_particle_near(grid, fields.fluid, x, ring, p.support * p.support,
-                         [&](std::uint32_t j, Vec3f r, float r2) {
-                           const float rho_j = fields.density[j] > 0.0f ? fields.density[j] : p.rest_density;
-                           const float w = p.particle_mass / rho_j * kernel.value(sqrtf(r2));
-                           weight += w;
-                           if (probe.kind == GaugeKind::pressure) {
-                             // r = x - x_j: the hydrostatic carry p_j + rho_j g . (x - x_j).
-                             pressure += w * (fields.pressure[j] + rho_j * dot(p.gravity, r));
-                           } else {
-                             velocity = velocity + w * xyz(fields.velocity[j]);
-                           }
-                         });
-  const float inverse = weight > 0.0f ? 1.0f / weight : 0.0f;
+  shepard_average(probe.kind, shepard_sums(kernel, p, grid, fields, probe.kind, probe.point, ring), out);
+}
+
+// ---- On ranks (sim/distributed/, docs/multi-rank.md) ----
+//
+// A rank holds only part of the fluid, so a gauge is sampled in two halves: each rank's sums over the fluid
+// particles it owns (`fields` index those alone, so a halo copy is never counted twice), added over the
+// ranks, and the gauge's value from the totals, by the same quotient and scan as sample_gauge. The sums:
+// a pressure gauge's weight and weighted pressure; a velocity gauge's weight and weighted velocity; a level
+// gauge's phi at every height of its scan (a rank cannot stop at the crossing: its phi is a part); a force
+// gauge's six force and moment sums (SolidBodies sums them over the fluid its solver counts).
+SURGE_HD std::uint32_t gauge_sum_count(const GaugeProbe& probe, float spacing) {
+  switch (probe.kind) {
+    case GaugeKind::pressure:
+      return 2u;
+    case GaugeKind::velocity:
+      return 4u;
+    case GaugeKind::level:
+      return level_height_count(spacing, probe.point.z, probe.z_top);
+    case GaugeKind::force:
+      return 6u;
+    default:
+      return 0u;  // a body gauge reads a moving solid, which the ranks do not share
+  }
+}
+
+// This rank's sums of a pressure, velocity or level gauge, into sums[0 .. gauge_sum_count).
+template <typename Kernel>
+SURGE_HD void gauge_sums(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
+                         const GaugeFields& fields, const GaugeProbe& probe, double* sums /* out */) {
+  const int ring = gauge_ring(grid, p.support);
+  if (probe.kind == GaugeKind::level) {
+    const Vec3f bottom = probe.point;
+    level_crossing(p.spacing, bottom.z, probe.z_top, [&](std::uint32_t k, float z) {
+      sums[k] = fluid_fraction(kernel, p, grid, fields, Vec3f{bottom.x, bottom.y, z}, ring);
+      return 0.0f;  // every height: the crossing is found in the totals
+    });
+    return;
+  }
+  if (probe.kind != GaugeKind::pressure && probe.kind != GaugeKind::velocity) return;
+  const ShepardSums s = shepard_sums(kernel, p, grid, fields, probe.kind, probe.point, ring);
+  sums[0] = s.weight;
   if (probe.kind == GaugeKind::pressure) {
-    out[0] = pressure * inverse;
+    sums[1] = s.pressure;
   } else {
-    out[0] = velocity.x * inverse;
-    out[1] = velocity.y * inverse;
-    out[2] = velocity.z * inverse;
+    sums[1] = s.velocity.x;
+    sums[2] = s.velocity.y;
+    sums[3] = s.velocity.z;
+  }
+}
+
+// The gauge's values at values[probe.first_value...] from its sums added over every rank.
+SURGE_HD void gauge_from_sums(const GaugeProbe& probe, float spacing, const double* sums,
+                              float* values /* out */) {
+  float* out = values + probe.first_value;
+  switch (probe.kind) {
+    case GaugeKind::level:
+      out[0] = level_crossing(spacing, probe.point.z, probe.z_top,
+                              [&](std::uint32_t k, float) { return float(sums[k]); });
+      return;
+    case GaugeKind::pressure:
+    case GaugeKind::velocity: {
+      ShepardSums s;
+      s.weight = float(sums[0]);
+      if (probe.kind == GaugeKind::pressure) {
+        s.pressure = float(sums[1]);
+      } else {
+        s.velocity = Vec3f{float(sums[1]), float(sums[2]), float(sums[3])};
+      }
+      shepard_average(probe.kind, s, out);
+      return;
+    }
+    case GaugeKind::force:
+      for (std::uint32_t k = 0; k < gauge_value_count(GaugeKind::force); ++k) out[k] = float(sums[k]);
+      return;
+    default:
+      return;
   }
 }
 

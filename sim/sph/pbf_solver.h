@@ -195,7 +195,7 @@ class PbfSolver : public FluidSolver<Exec> {
   template <typename Kernel>
   void add_prediction_forces(const Kernel& kernel) {
     FluidState<Exec>& s = fluid_;
-    CellIndexView start = s.fluid_view();
+    CellIndexView start = this->counted_fluid(s.fluid_view());
     start.positions = previous_position_.data();
     s.solids.clear_fluid_forces();
     s.solids.add_fluid_forces(PbfPredictionReaction<Kernel>{kernel, s.params, s.grid, start});
@@ -220,7 +220,8 @@ class PbfSolver : public FluidSolver<Exec> {
       next[i] = {x.x + dx.x, x.y + dx.y, x.z + dx.z, x.w};
       lambda_sum[i] += lambda[i];
     });
-    s.solids.add_fluid_forces(PbfCorrectionReaction<Kernel>{kernel, p, grid, fluid, lambda, dt});
+    s.solids.add_fluid_forces(
+        PbfCorrectionReaction<Kernel>{kernel, p, grid, this->counted_fluid(fluid), lambda, dt});
     s.position.swap(next_position_);
   }
 

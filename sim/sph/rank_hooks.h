@@ -7,12 +7,19 @@
 // overwritten with their owners' current values; and it takes the convergence criterion (an average over
 // the fluid) over the owned particles of every rank, so that every rank iterates as often as one process.
 //
+// Sums over the fluid that a process adds up once, after a step or inside it (the gauges, the fluid's force
+// on a solid), must count each particle once over all the ranks: on ranks they run over the cell index of
+// the particles the rank owns, which the driver makes from the solver's index (owned_fluid), and the
+// driver adds the ranks' sums.
+//
 // Unset (one process, every executor but a distributed driver's) each call is one empty std::function test
 // per iteration on the host; a device executor never calls them.
 #pragma once
 
 #include <cstddef>
 #include <functional>
+
+#include "sim/index/neighbor_loop.h"
 
 namespace surge {
 
@@ -23,6 +30,9 @@ struct RankHooks {
   // The average of a per-particle value over the particles this rank owns, taken over every rank: the
   // same number on every rank.
   std::function<double(const float* values)> owned_average;
+  // The solver's fluid index `all` narrowed to the particles this rank owns: the same arrays, through the
+  // view's sorted_order, with cells of owned particles only.
+  std::function<CellIndexView(const CellIndexView& all)> owned_fluid;
 
   bool set() const { return bool(owned_average); }
 };

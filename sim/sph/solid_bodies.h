@@ -240,6 +240,12 @@ class SolidBodies {
       for (std::uint32_t k = 0; k < kForceGaugeValues; ++k) values[k] = float(sums[k]);
     });
   }
+  // Body b's force gauge sums of the last step, where a host executor holds them: on ranks each rank's part,
+  // summed over the fluid its solver counts (FluidSolver::counted_fluid).
+  const double* fluid_force_sums(std::uint32_t b) const {
+    static_assert(!Exec::kOnDevice, "on the host");
+    return fluid_sums_.data() + kForceGaugeValues * b;
+  }
   // A body gauge on body b: pose, velocities, and the last step's force and torque, into values[0..19).
   void sample_body(std::uint32_t b, float* values) {
     const BodyState* state = state_.data() + b;

@@ -330,8 +330,10 @@ class WcsphSolver : public FluidSolver<Exec> {
       compute_accelerations(kernel);
     }
     // The floating and gauged solids' force and torque: the reaction to the walls' terms just summed
-    // (solid_bodies.h).
-    fluid_.solids.sum_forces(WcsphWallReaction<Kernel>{kernel, fluid_.params, fluid_.grid, fluid_fields()},
+    // (solid_bodies.h), from the fluid this process counts (on ranks its owned particles).
+    FluidFields counted = fluid_fields();
+    counted.index = this->counted_fluid(counted.index);
+    fluid_.solids.sum_forces(WcsphWallReaction<Kernel>{kernel, fluid_.params, fluid_.grid, counted},
                              fluid_.grid, fluid_.boundary_view());
     exec.end();
 

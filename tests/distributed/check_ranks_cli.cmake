@@ -2,7 +2,9 @@
 # (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
 # a one-process run), a feature the ranks cannot share is refused by name with exit 2, and the bench
 # reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
-# runs and writes its series with the grains' radius; n-body is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
+# runs and writes its series with the grains' radius; a gauged continuity-density dam break writes one
+# process's gauges.csv (header, rows) and frames every T seconds; the SPHERIC Test 2 scene runs with its
+# gauges; n-body is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
 # -DSURGE=... -DMPIEXEC=... (empty without MPI) -DSOURCE_DIR=... -DWORK=...
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -136,6 +138,55 @@ foreach(piece IN LISTS pieces)
 endforeach()
 if(NOT total EQUAL grains)
   message(FATAL_ERROR "the dem's last frame: its pieces hold ${total} grains, one process ${grains}")
+endif()
+
+# Gauges on 2 ranks (tests/distributed/gauged_dam_break.toml: pressure, level, velocity and force gauges on a
+# continuity-density WCSPH dam break with a fixed box): rank 0 writes the one gauges.csv, with one process's
+# header and rows (to t = 0.01 s, a multiple of the gauges' 1 ms, so both end past the same sample), and the
+# frames every 5 ms of simulated time (--every-time) are the initial one and two more.
+set(gauged_scene ${SOURCE_DIR}/tests/distributed/gauged_dam_break.toml)
+execute_process(COMMAND ${SURGE} run ${gauged_scene} --backend cpu --particles 2000 --time 0.01 --every 0
+                        --out ${WORK}/gauges_one --quiet
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the gauged dam break, one process: exit ${rc}\n${out}\n${err}")
+endif()
+surge_on_2_ranks(out run ${gauged_scene} --particles 2000 --time 0.01 --every-time 0.005
+                 --out ${WORK}/gauges_ranks)
+expect_contains("${out}" "gauges: ${WORK}/gauges_ranks/gauges.csv" "gauges on 2 ranks")
+file(STRINGS ${WORK}/gauges_one/gauges.csv one_rows)
+file(STRINGS ${WORK}/gauges_ranks/gauges.csv ranks_rows)
+list(GET one_rows 0 one_header)
+list(GET ranks_rows 0 ranks_header)
+if(NOT ranks_header STREQUAL one_header)
+  message(FATAL_ERROR "gauges.csv on 2 ranks has the header\n${ranks_header}\none process\n${one_header}")
+endif()
+expect_contains("${one_header}" "f_block_fz" "the gauged dam break's header")
+list(LENGTH one_rows one_count)
+list(LENGTH ranks_rows ranks_count)
+if(NOT ranks_count EQUAL one_count OR one_count LESS 11)
+  message(FATAL_ERROR "gauges.csv: ${ranks_count} lines on 2 ranks, ${one_count} in one process (header + 10 "
+                      "samples expected)")
+endif()
+file(READ ${WORK}/gauges_ranks/gauged_dam_break.pvd pvd)
+string(REGEX MATCHALL "file=\"[^\"]+\"" entries "${pvd}")
+list(LENGTH entries frames)
+if(NOT frames EQUAL 3)
+  message(FATAL_ERROR "--every-time 0.005 to t = 0.01 s on 2 ranks: ${frames} frames, expected 3:\n${pvd}")
+endif()
+
+# The SPHERIC Test 2 scene (continuity density with delta-SPH, a fixed box, level and pressure gauges) runs on 2
+# ranks as the README shows it, smaller.
+surge_on_2_ranks(out run ${SOURCE_DIR}/scenes/spheric2_dam_break.toml --particles 3000 --steps 20 --every 10
+                 --out ${WORK}/spheric2)
+foreach(part "wcsph, MPI (2 ranks)" "gauges:" "halo:")
+  expect_contains("${out}" "${part}" "spheric2 on 2 ranks")
+endforeach()
+file(STRINGS ${WORK}/spheric2/gauges.csv spheric2_rows)
+list(GET spheric2_rows 0 spheric2_header)
+expect_contains("${spheric2_header}" "time_s,H1,H2,H3,H4,P1" "spheric2's gauges.csv on 2 ranks")
+if(NOT EXISTS ${WORK}/spheric2/spheric2_dam_break_000002.pvtp)
+  message(FATAL_ERROR "spheric2 on 2 ranks wrote no third .pvtp frame")
 endif()
 
 # n-body is not split (a distributed tree is another project): refused by name.

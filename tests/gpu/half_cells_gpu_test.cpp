@@ -20,6 +20,7 @@
 #include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "tests/gpu/particle_comparison.h"
+#include "tests/sim/half_cell_cases.h"
 
 namespace surge {
 namespace {
@@ -65,25 +66,10 @@ INSTANTIATE_TEST_SUITE_P(Builds, HalfCellGpuIndex,
                          ::testing::Values(IndexBuild::radix_sort, IndexBuild::counting_sort));
 
 // The tolerances of solver_equivalence_test.cpp (rounding; one missing neighbour moves a particle by more).
-struct SolverCase {
-  const char* name;
-  SolverKind solver;
-  bool continuity;
-  int steps;
-  double tolerance;  // spacings
-};
-
-double figure(const std::vector<NamedValue>& figures, const char* name) {
-  for (const NamedValue& f : figures)
-    if (f.name == name) return std::get<double>(f.value);
-  ADD_FAILURE() << "no figure " << name;
-  return 0.0;
-}
-
-class HalfCellGpuSolvers : public ::testing::TestWithParam<SolverCase> {};
+class HalfCellGpuSolvers : public ::testing::TestWithParam<HalfCellSolverCase> {};
 
 TEST_P(HalfCellGpuSolvers, StepLikeWholeCellsAndLikeTheCpu) {
-  const SolverCase c = GetParam();
+  const HalfCellSolverCase c = GetParam();
   Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/dam_break.toml"));
   scene.solver = c.solver;
   scene.continuity_density = c.continuity;
@@ -121,12 +107,12 @@ TEST_P(HalfCellGpuSolvers, StepLikeWholeCellsAndLikeTheCpu) {
   const std::vector<NamedValue> census_whole = gpu_whole->neighbor_census(),
                                 census_half = gpu_half->neighbor_census(),
                                 census_cpu = cpu_half->neighbor_census();
-  const double n_whole = figure(census_whole, "neighbors_per_particle");
-  const double n_half = figure(census_half, "neighbors_per_particle");
-  const double n_cpu = figure(census_cpu, "neighbors_per_particle");
-  const double c_whole = figure(census_whole, "candidates_per_neighbor");
-  const double c_half = figure(census_half, "candidates_per_neighbor");
-  const double c_cpu = figure(census_cpu, "candidates_per_neighbor");
+  const double n_whole = census_figure(census_whole, "neighbors_per_particle");
+  const double n_half = census_figure(census_half, "neighbors_per_particle");
+  const double n_cpu = census_figure(census_cpu, "neighbors_per_particle");
+  const double c_whole = census_figure(census_whole, "candidates_per_neighbor");
+  const double c_half = census_figure(census_half, "candidates_per_neighbor");
+  const double c_cpu = census_figure(census_cpu, "candidates_per_neighbor");
   std::printf(
       "%s census: neighbours a particle %.3f (GPU whole) %.3f (GPU half) %.3f (CPU half); candidates a "
       "neighbour %.3f / %.3f / %.3f\n",
@@ -135,15 +121,11 @@ TEST_P(HalfCellGpuSolvers, StepLikeWholeCellsAndLikeTheCpu) {
   EXPECT_NEAR(n_half, n_cpu, 1e-3 * n_cpu);
   EXPECT_NEAR(c_half, c_cpu, 1e-2 * c_cpu);
   EXPECT_LT(c_half, 0.6 * c_whole);
-  EXPECT_EQ(figure(census_half, "index_cells_per_support"), 2.0);
+  EXPECT_EQ(census_figure(census_half, "index_cells_per_support"), 2.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, HalfCellGpuSolvers,
-                         ::testing::Values(SolverCase{"wcsph", SolverKind::wcsph, false, 100, 1e-3},
-                                           SolverCase{"wcsph_continuity", SolverKind::wcsph, true, 100, 1e-3},
-                                           SolverCase{"dfsph", SolverKind::dfsph, false, 30, 1e-2},
-                                           SolverCase{"pbf", SolverKind::pbf, false, 30, 1e-2}),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Solvers, HalfCellGpuSolvers, ::testing::ValuesIn(kHalfCellSolverCases),
+                         half_cell_case_name);
 
 }  // namespace
 }  // namespace surge

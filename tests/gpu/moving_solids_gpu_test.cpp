@@ -351,8 +351,8 @@ TEST(MovingSolidsGpu, ArchimedesWithinTwoPercentAtTwentyFiveSpacings) {
 //
 // The kernel decides it. With the cubic spline at 2 spacings (Surge's default) the target was not met: on the
 // H200 (2026-12-03, fitted over the first two periods) H/S came 13.3 %, 20.7 % and 27.2 % below Biesel's at
-// kh = 0.5, 1 and 2, and three gauges showed the piston makes Biesel's wave and the flume damps it (at kh = 2,
-// 0.72 / 0.54 / 0.36 of Biesel's at 0.6 / 1.2 / 1.8 m). Neither the artificial viscosity (alpha = 0: the
+// kh = 0.5, 1 and 2, and three gauges showed the piston makes Biesel's wave and the flume damps it (at kh =
+// 2, 0.72 / 0.54 / 0.36 of Biesel's at 0.6 / 1.2 / 1.8 m). Neither the artificial viscosity (alpha = 0: the
 // decay fell by a third), the side walls (ten particles across: by 60 %) nor the floor (free-slip: 31 %
 // low, worse) accounts for it. Wendland C2 at 3 spacings, with its 113 neighbours to the cubic's 33, reads
 // -4.4 % at 0.6 m and 0.95 / 0.82 / 0.70 of Biesel's at the three gauges (same day): the cubic spline's
@@ -426,8 +426,8 @@ ramp = %.5f
 every_time = 0.005
 )",
                 length, width, std::max(2, flume.support), flume.slip_floor ? ", \"z-\"" : "", spacing,
-                flume.kernel, flume.support, flume.alpha, flume.delta, length, width, depth, width, 0.5 * stroke,
-                omega / (2 * kPi), period);
+                flume.kernel, flume.support, flume.alpha, flume.delta, length, width, depth, width,
+                0.5 * stroke, omega / (2 * kPi), period);
   std::string scene_text = text;
   for (const double x : gauge_x) {
     std::snprintf(text, sizeof text,

@@ -20,6 +20,7 @@
 #include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/neighbor_census.h"
 #include "tests/gpu/particle_comparison.h"
+#include "tests/sim/half_cell_cases.h"
 
 namespace surge {
 namespace {
@@ -264,18 +265,10 @@ TEST(HalfCellSearch, SceneKeyIsOneOrTwo) {
 // derive them): there the difference is rounding (FMA contraction, sqrtf, sums in another order), here sums
 // in another order alone (half cells order the particles, and so every neighbour sum, differently). One
 // missing or doubled neighbour moves a particle by more.
-struct SolverCase {
-  const char* name;
-  SolverKind solver;
-  bool continuity;
-  int steps;
-  double tolerance;  // spacings
-};
-
-class HalfCellSolvers : public ::testing::TestWithParam<SolverCase> {};
+class HalfCellSolvers : public ::testing::TestWithParam<HalfCellSolverCase> {};
 
 TEST_P(HalfCellSolvers, StepLikeWholeCellsUpToSummationOrder) {
-  const SolverCase c = GetParam();
+  const HalfCellSolverCase c = GetParam();
   Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/dam_break.toml"));
   scene.solver = c.solver;
   scene.continuity_density = c.continuity;
@@ -312,33 +305,23 @@ TEST_P(HalfCellSolvers, StepLikeWholeCellsUpToSummationOrder) {
 
   // The census: the same neighbours (up to pairs at the support's edge that rounding moves across it),
   // about half the candidates.
-  const auto figure = [](const std::vector<NamedValue>& figures, const char* name) {
-    for (const NamedValue& f : figures)
-      if (f.name == name) return std::get<double>(f.value);
-    ADD_FAILURE() << "no figure " << name;
-    return 0.0;
-  };
   const std::vector<NamedValue> census_whole = whole->neighbor_census(),
                                 census_half = half->neighbor_census();
-  const double n_whole = figure(census_whole, "neighbors_per_particle");
-  const double n_half = figure(census_half, "neighbors_per_particle");
-  const double c_whole = figure(census_whole, "candidates_per_neighbor");
-  const double c_half = figure(census_half, "candidates_per_neighbor");
+  const double n_whole = census_figure(census_whole, "neighbors_per_particle");
+  const double n_half = census_figure(census_half, "neighbors_per_particle");
+  const double c_whole = census_figure(census_whole, "candidates_per_neighbor");
+  const double c_half = census_figure(census_half, "candidates_per_neighbor");
   std::printf(
       "%s: %.3f / %.3f neighbours a particle, %.2f / %.2f candidates a neighbour (whole / half cells)\n",
       c.name, n_whole, n_half, c_whole, c_half);
   EXPECT_NEAR(n_half, n_whole, 1e-3 * n_whole);
   EXPECT_LT(c_half, 0.6 * c_whole);
-  EXPECT_EQ(figure(census_whole, "index_cells_per_support"), 1.0);
-  EXPECT_EQ(figure(census_half, "index_cells_per_support"), 2.0);
+  EXPECT_EQ(census_figure(census_whole, "index_cells_per_support"), 1.0);
+  EXPECT_EQ(census_figure(census_half, "index_cells_per_support"), 2.0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solvers, HalfCellSolvers,
-                         ::testing::Values(SolverCase{"wcsph", SolverKind::wcsph, false, 100, 1e-3},
-                                           SolverCase{"wcsph_continuity", SolverKind::wcsph, true, 100, 1e-3},
-                                           SolverCase{"dfsph", SolverKind::dfsph, false, 30, 1e-2},
-                                           SolverCase{"pbf", SolverKind::pbf, false, 30, 1e-2}),
-                         [](const auto& info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Solvers, HalfCellSolvers, ::testing::ValuesIn(kHalfCellSolverCases),
+                         half_cell_case_name);
 
 }  // namespace
 }  // namespace surge

@@ -9,6 +9,7 @@
 #include "sim/core/device_buffer.h"
 #include "sim/index/cell_index_gpu.h"
 #include "sim/index/neighbor_loop.h"
+#include "tests/gpu/downloaded_cell_index.h"
 
 namespace surge {
 namespace {
@@ -29,17 +30,7 @@ TEST_P(GpuCellIndexTest, NeighbourSetsEqualBruteForce) {
   std::vector<Vec4f> points(20000);
   for (auto& p : points) p = {ux(rng), uy(rng), uz(rng), 0};
 
-  TransferLedger ledger;
-  DeviceBuffer<Vec4f> d_points;
-  copy_to_device(d_points, points, ledger, "test points");
-  GpuCellIndex index;
-  index.build(grid, d_points.data(), std::uint32_t(points.size()), GetParam(), nullptr);
-  SURGE_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<std::uint32_t> order(points.size()), cell_start(grid.cell_count() + 1);
-  SURGE_CUDA_CHECK(
-      cudaMemcpy(order.data(), index.d_sorted_order(), order.size() * 4, cudaMemcpyDeviceToHost));
-  SURGE_CUDA_CHECK(
-      cudaMemcpy(cell_start.data(), index.d_cell_start(), cell_start.size() * 4, cudaMemcpyDeviceToHost));
+  const auto [order, cell_start] = build_on_device(grid, points, GetParam());
 
   // A permutation, in non-decreasing key order, delimited by cell_start.
   std::vector<std::uint32_t> sorted_order = order;

@@ -19,6 +19,7 @@
 #include "sim/scene/scene.h"
 #include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
+#include "tests/gpu/downloaded_cell_index.h"
 #include "tests/gpu/particle_comparison.h"
 #include "tests/sim/half_cell_cases.h"
 
@@ -43,17 +44,7 @@ TEST_P(HalfCellGpuIndex, DelimitsTheCellsTheCpuDelimits) {
   std::vector<Vec4f> points(50000);
   for (auto& p : points) p = {ux(rng), uy(rng), uz(rng), 0};
 
-  TransferLedger ledger;
-  DeviceBuffer<Vec4f> d_points;
-  copy_to_device(d_points, points, ledger, "test points");
-  GpuCellIndex index;
-  index.build(grid, d_points.data(), std::uint32_t(points.size()), GetParam(), nullptr);
-  SURGE_CUDA_CHECK(cudaDeviceSynchronize());
-  std::vector<std::uint32_t> order(points.size()), cell_start(grid.cell_count() + 1);
-  SURGE_CUDA_CHECK(
-      cudaMemcpy(order.data(), index.d_sorted_order(), order.size() * 4, cudaMemcpyDeviceToHost));
-  SURGE_CUDA_CHECK(
-      cudaMemcpy(cell_start.data(), index.d_cell_start(), cell_start.size() * 4, cudaMemcpyDeviceToHost));
+  const auto [order, cell_start] = build_on_device(grid, points, GetParam());
   CpuCellIndex cpu;
   cpu.build(grid, points);
   EXPECT_EQ(cell_start, cpu.cell_start());

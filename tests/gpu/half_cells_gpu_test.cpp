@@ -61,13 +61,7 @@ class HalfCellGpuSolvers : public ::testing::TestWithParam<HalfCellSolverCase> {
 
 TEST_P(HalfCellGpuSolvers, StepLikeWholeCellsAndLikeTheCpu) {
   const HalfCellSolverCase c = GetParam();
-  Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/dam_break.toml"));
-  scene.solver = c.solver;
-  scene.continuity_density = c.continuity;
-  scene.dfsph.min_iterations = scene.dfsph.max_iterations = 4;
-  scene.dfsph.density_error = 1e-6f;
-  scene.dfsph.divergence_error = 1.0f;
-  scene.pbf.density_error = 0.0f;
+  const Scene scene = half_cell_case_scene(c);
   Scene half_scene = scene;
   half_scene.cells_per_support = 2;
   const SimulationOptions options{.particles_override = 20000};

@@ -269,14 +269,7 @@ class HalfCellSolvers : public ::testing::TestWithParam<HalfCellSolverCase> {};
 
 TEST_P(HalfCellSolvers, StepLikeWholeCellsUpToSummationOrder) {
   const HalfCellSolverCase c = GetParam();
-  Scene scene = load_scene(std::string(SURGE_SOURCE_DIR "/scenes/dam_break.toml"));
-  scene.solver = c.solver;
-  scene.continuity_density = c.continuity;
-  // Fixed iteration counts: an adaptive count one iteration apart is a rounding matter, not a wrong pass.
-  scene.dfsph.min_iterations = scene.dfsph.max_iterations = 4;
-  scene.dfsph.density_error = 1e-6f;
-  scene.dfsph.divergence_error = 1.0f;
-  scene.pbf.density_error = 0.0f;
+  const Scene scene = half_cell_case_scene(c);
   const SimulationOptions options{.particles_override = 4000};
   Scene half_scene = scene;
   half_scene.cells_per_support = 2;

@@ -12,7 +12,8 @@
 #             particles: the same tank with and without them, COST_STEPS steps each
 #   incompressible  DFSPH and PBF on scenes/spheric2dam.toml's tank at 3 and 4 spacings of support
 #   nbody     all-pairs gravity beside NVIDIA's nbody sample at 262,144 and 1,048,576 bodies
-#   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES
+#   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES; with
+#             PEER_CELLS=2 the scene with [resolution] cells_per_support = 2 (cells of half a support)
 #   frames    step + rendering offscreen at 1920x1080, the dam break at FRAME_PARTICLES (default 1M and 4M), in
 #             each of FRAME_STYLES (default spheres and surface)
 #   sph       `surge bench` of the dam break at graphics settings (cubic spline, support 2) at SPH_PARTICLES
@@ -154,14 +155,19 @@ if want nbody; then
 fi
 
 if want peers; then
+  dam_scene=scenes/spheric2dam.toml
+  if [ "${PEER_CELLS:-1}" != 1 ]; then
+    dam_scene=/tmp/spheric2dam-cells-$PEER_CELLS.toml
+    sed "s/^\[resolution\]$/[resolution]\ncells_per_support = $PEER_CELLS/" scenes/spheric2dam.toml > "$dam_scene"
+  fi
   for pair in ${DAM_CASES:-652212:01M:0.1 3081624:04M:0.1 10438578:13M:0.03}; do
     IFS=: read -r particles case time <<<"$pair"
-    stamp "Surge scenes/spheric2dam.toml at $particles fluid particles, $time s; then DualSPHysics $case"
-    timeout 200 $surge bench scenes/spheric2dam.toml --backend gpu --particles "$particles" --steps 60 --warmup 20 \
+    stamp "Surge $dam_scene at $particles fluid particles, $time s; then DualSPHysics $case"
+    timeout 200 $surge bench "$dam_scene" --backend gpu --particles "$particles" --steps 60 --warmup 20 \
       --json "$results/spheric2dam-$case-bench.json" > "$results/spheric2dam-$case-bench.txt" 2>&1
     echo "bench exit $?"
     grep -iE "neighbo|pairs|ms/step|step " "$results/spheric2dam-$case-bench.txt" | head -8
-    timeout 240 $surge run scenes/spheric2dam.toml --backend gpu --particles "$particles" --time "$time" \
+    timeout 240 $surge run "$dam_scene" --backend gpu --particles "$particles" --time "$time" \
       --out /tmp/spheric2dam --every 0 --quiet > "$results/spheric2dam-$case-run.txt" 2>&1
     echo "run exit $?"
     grep -E "particles|steps|wall time" "$results/spheric2dam-$case-run.txt" | head -5

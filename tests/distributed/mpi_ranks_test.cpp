@@ -42,6 +42,7 @@
 #include "sim/sph/dfsph_solver.h"
 #include "sim/sph/pbf_solver.h"
 #include "sim/sph/wcsph_solver.h"
+#include "tests/sim/summation_order_twin.h"
 
 namespace surge {
 namespace {
@@ -197,23 +198,6 @@ std::unique_ptr<Solver> one_process(CpuExecutor& exec, const SphSetup& setup, co
 struct Bounds {
   double position_spacings, velocity, density;  // the largest |dx| / spacing, |dv| [m/s], |drho| / rho0
 };
-
-// `setup` with its particles in reverse order: one process that differs from another only in the order in
-// which it sums each particle's neighbours, as the ranks do.
-void reverse_particles(ParticleFrame& frame) {
-  const auto reverse = [](auto& values) { std::reverse(values.begin(), values.end()); };
-  reverse(frame.position);
-  reverse(frame.velocity);
-  reverse(frame.id);
-  reverse(frame.density);
-  reverse(frame.pressure);
-}
-
-SphSetup reversed(SphSetup setup) {
-  reverse_particles(setup.fluid);
-  std::reverse(setup.hydrostatic_pressure.begin(), setup.hydrostatic_pressure.end());
-  return setup;
-}
 
 template <typename Solver>
 std::vector<ParticleRecord> records_of(Solver& solver) {

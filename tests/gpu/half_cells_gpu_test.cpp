@@ -22,6 +22,7 @@
 #include "tests/gpu/downloaded_cell_index.h"
 #include "tests/gpu/particle_comparison.h"
 #include "tests/sim/half_cell_cases.h"
+#include "tests/sim/summation_order_twin.h"
 
 namespace surge {
 namespace {
@@ -68,25 +69,34 @@ TEST_P(HalfCellGpuSolvers, StepLikeWholeCellsAndLikeTheCpu) {
   auto gpu_whole = make_simulation(scene, ExecutionMode::gpu, options);
   auto gpu_half = make_simulation(half_scene, ExecutionMode::gpu, options);
   auto cpu_half = make_simulation(half_scene, ExecutionMode::cpu, options);
+  auto twin = make_reversed_simulation(scene, ExecutionMode::gpu, options);
   const std::vector<Vec4f> start = positions_by_id(*gpu_whole);
   for (int s = 0; s < c.steps; ++s) {
     gpu_whole->step();
     gpu_half->step();
     cpu_half->step();
+    twin->step();
   }
-  for (Simulation* sim : {gpu_whole.get(), gpu_half.get(), cpu_half.get()})
+  for (Simulation* sim : {gpu_whole.get(), gpu_half.get(), cpu_half.get(), twin.get()})
     ASSERT_EQ(sim->status().instability, Instability::none) << sim->status().diagnosis();
   const double spacing = build_setup(scene, options.particles_override).params.spacing;
   const std::vector<Vec4f> whole = positions_by_id(*gpu_whole), half = positions_by_id(*gpu_half),
                            cpu = positions_by_id(*cpu_half);
   const double half_vs_whole = largest_difference(half, whole), gpu_vs_cpu = largest_difference(half, cpu);
   const double travelled = largest_difference(whole, start);
+  // Half cells sum each particle's neighbours in another order than whole cells, and the CPU in another
+  // than the GPU: the case's tolerance, or kSummationOrderFactor times what the whole-cell run differs from
+  // itself with its particles reversed (tests/sim/summation_order_twin.h) where that is more (on the H200
+  // DFSPH and PBF read 1.1e-2 and 1.4e-2 spacings in one build against 1e-2), up to ten times the tolerance.
+  const double allowed = summation_order_bound(
+      (std::string(c.name) + " gpu whole cells, particles reversed [spacings]").c_str(),
+      largest_difference(whole, positions_by_id(*twin)) / spacing, c.tolerance, 10 * c.tolerance);
   std::printf(
       "%s, %zu particles, %d steps: GPU half - whole cells %.3e spacings, GPU - CPU half cells %.3e "
-      "spacings (allowed %.0e); largest travel %.3e m\n",
-      c.name, whole.size(), c.steps, half_vs_whole / spacing, gpu_vs_cpu / spacing, c.tolerance, travelled);
-  EXPECT_LT(half_vs_whole, c.tolerance * spacing);
-  EXPECT_LT(gpu_vs_cpu, c.tolerance * spacing);
+      "spacings (allowed %.3e); largest travel %.3e m\n",
+      c.name, whole.size(), c.steps, half_vs_whole / spacing, gpu_vs_cpu / spacing, allowed, travelled);
+  EXPECT_LT(half_vs_whole, allowed * spacing);
+  EXPECT_LT(gpu_vs_cpu, allowed * spacing);
   EXPECT_GT(travelled, 10 * std::max(half_vs_whole, gpu_vs_cpu));
 
   const std::vector<NamedValue> census_whole = gpu_whole->neighbor_census(),

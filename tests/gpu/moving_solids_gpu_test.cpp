@@ -202,13 +202,13 @@ TEST(MovingSolidsGpu, DfsphAndPbfFloatABoxAsTheCpuDoesAndAddNoBusBytes) {
       return double(largest);
     };
     // An iterative solve stops where its error first falls below the target, which float sums in another
-    // order can move by an iteration: 0.15 spacings for the box's place (the H200 on 2026-12-03: 0.087 at
-    // most, DFSPH's last sample) and 2 cm/s for its speed (about 5 % of its entry speed), or
-    // kSummationOrderFactor times what the CPU's box differs from its reversed twin's
-    // (tests/sim/summation_order_twin.h) where that is more (on the H200 DFSPH's v_z differed by 2.6 cm/s in
-    // one build), up to half a spacing and 10 cm/s.
+    // order can move by an iteration: 0.15 spacings for the box's place and 2 cm/s for its speed (about 5 %
+    // of its entry speed), or kSummationOrderFactor times what the CPU's box differs from its reversed twin's
+    // (tests/sim/summation_order_twin.h) where that is more, up to a spacing (the box sinks 6 cm) and 10
+    // cm/s. On the H200 (2026-12-03) DFSPH's twin differed by 1.76 mm and 2.8 cm/s, the GPU from the CPU by
+    // 0.83 mm and 2.6 cm/s.
     const float place_bound = float(
-        summation_order_bound((solver_text + " box centre [m]").c_str(), twin_difference(0), 1.5e-3, 5e-3));
+        summation_order_bound((solver_text + " box centre [m]").c_str(), twin_difference(0), 1.5e-3, 1e-2));
     const float speed_bound = float(
         summation_order_bound((solver_text + " box velocity [m/s]").c_str(), twin_difference(7), 2e-2, 0.1));
     std::vector<std::vector<float>> series;

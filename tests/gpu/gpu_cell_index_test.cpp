@@ -70,11 +70,11 @@ INSTANTIATE_TEST_SUITE_P(Builds, GpuCellIndexTest,
 
 // Mostly empty grids, as a dam break's tank is (the water a corner, the air and the walls' margin empty): the
 // radix build's cell starts come from the merge path of the sorted keys with the cell numbers, a block per
-// tile of 3840 items, so the layouts give it tiles of cells only (the empty stretches, longer than a tile),
-// of keys only (a crowded cell), cells before the first key and after the last, and particles past the active
-// count (an emitter's, key cell_count). The whole table, the guard included, must equal the CPU's counting
-// sort over the active particles, and so must the order (radix sort; the counting build's order inside a
-// cell is the atomics').
+// tile of 3840 items (256 threads x 15), so the layouts give it tiles of cells only (the empty stretches,
+// longer than a tile), of keys only (a crowded cell), cells before the first key and after the last, and
+// particles past the active count (an emitter's, key cell_count). The whole table, the guard included, must
+// equal the CPU's counting sort over the active particles, and so must the order (radix sort; the counting
+// build's order inside a cell is the atomics').
 struct SparseLayout {
   const char* name;
   std::vector<Vec4f> points;
@@ -96,7 +96,7 @@ std::vector<SparseLayout> sparse_layouts(Vec3f tank) {
     column.points.push_back(
         {uniform(-0.05f, 1.05f * tank.x), uniform(0, tank.y), uniform(-0.05f, 0.5f * tank.z), 0});
   layouts.push_back(column);
-  // The same with the last quarter of the slots past the active count, their positions anywhere.
+  // The same with the last quarter of the slots past the active count (their positions do not count).
   SparseLayout emitting = column;
   emitting.name = "water column, a quarter of the slots inactive";
   emitting.active_count = std::uint32_t(3 * emitting.points.size() / 4);
@@ -105,7 +105,7 @@ std::vector<SparseLayout> sparse_layouts(Vec3f tank) {
   SparseLayout crowded{"one crowded cell", {}, std::nullopt};
   for (int i = 0; i < 20000; ++i) crowded.points.push_back({0.5f * tank.x, 0.5f * tank.y, 0.5f * tank.z, 0});
   layouts.push_back(crowded);
-  // A few particles in the last cell, one in the first: the table is all empty stretches.
+  // Two particles in the last cell, one in the first: the table is one empty stretch.
   layouts.push_back({"the first and the last cell",
                      {{0, 0, 0, 0}, {tank.x, tank.y, tank.z, 0}, {tank.x, tank.y, tank.z, 0}},
                      std::nullopt});

@@ -2,9 +2,9 @@
 // Two builds, measured against each other in docs/perf/:
 //
 //   radix_sort     key -> cub::DeviceRadixSort::SortPairs(key, index) over the key's significant bits
-//                  -> cell starts by a vectorised binary search (thrust::lower_bound). Stable: the order
-//                  inside a cell is the previous order, so the result is deterministic and equals the CPU's
-//                  counting sort.
+//                  -> cell starts by the merge path of the sorted keys with the cell numbers: one write per
+//                  cell and one read per key, however many cells are empty. Stable: the order inside a cell
+//                  is the previous order, so the result is deterministic and equals the CPU's counting sort.
 //   counting_sort  key + rank by atomicAdd on a per-cell counter -> cub::DeviceScan::ExclusiveSum of the
 //                  counters -> scatter to start + rank. Fewer passes, but the order inside a cell
 //                  depends on which thread's atomic ran first.

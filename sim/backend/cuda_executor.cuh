@@ -73,8 +73,12 @@ __global__ void single_kernel(F f) {
 }
 
 // f(i) for every thread's particle, its K keys reduced over the block, then one atomicMax a block per key.
+// These are WCSPH's neighbour passes (forces, rates), which wait on their neighbours' loads: at 76 registers
+// (Wendland, continuity density and delta-SPH) three blocks of 256 fit an SM, 37.5 % occupancy, and Nsight
+// Compute found 1.2 eligible warps a scheduler and 61 % of issue slots used (H200, spheric2dam at 652k,
+// 2026-12-03). Four blocks cap the registers at 64 (ptxas spills 40-64 bytes in the rates pass).
 template <int K, typename F>
-__global__ void __launch_bounds__(kBlock)
+__global__ void __launch_bounds__(kBlock, 4)
     for_each_with_max_kernel(F f, std::uint32_t n, unsigned long long* destination) {
   const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
   MaxKeys<K> keys;

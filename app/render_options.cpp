@@ -64,6 +64,12 @@ void add_render_look_options(CLI::App& command, RenderOptions& options, bool wit
                   "Surface style: depth filter, bilateral or narrow_range (Truong & Yuksel 2018) (scene: "
                   "render.filter)")
       ->check(CLI::IsMember({"bilateral", "narrow_range"}));
+  command
+      .add_option("--particle-passes", options.particle_passes,
+                  "Surface style: how the shadow map, thickness and depth passes draw the particles, compute "
+                  "(splatted by compute shaders) or sprites (point sprites through the raster pipeline) "
+                  "(scene: render.particle_passes)")
+      ->check(CLI::IsMember({"compute", "sprites"}));
   // Ranges as the scene's [render] keys (sim/scene/read_render.cpp).
   command
       .add_option("--filter-radius", options.filter_radius,
@@ -88,6 +94,7 @@ RenderLook RenderOptions::resolved_look() const {
   RenderLook look = scene_look;
   if (!style.empty()) look.style = *parse_render_style(style);
   if (!filter.empty()) look.filter = *parse_depth_filter(filter);
+  if (!particle_passes.empty()) look.particle_passes = *parse_particle_passes(particle_passes);
   if (filter_radius) look.filter_radius = *filter_radius;
   if (absorption) look.absorption = *absorption;
   if (refraction) look.refraction = *refraction;

@@ -25,8 +25,9 @@ struct RenderOptions {
   bool hide_solids = false;  // --no-solids: the scene's [[solid]]s are drawn as meshes unless given
   int video_fps = 30;
   // --style and the surface's parameters: over the scene's [render] table where given.
-  std::string style;   // "spheres", "surface", "glow"; empty: the scene's
-  std::string filter;  // "bilateral", "narrow_range"; empty: the scene's
+  std::string style;            // "spheres", "surface", "glow"; empty: the scene's
+  std::string filter;           // "bilateral", "narrow_range"; empty: the scene's
+  std::string particle_passes;  // "compute", "sprites"; empty: the scene's
   std::optional<float> filter_radius, absorption, refraction;
   RenderLook scene_look;  // the scene's [render] (the command sets it once the scene is loaded)
 
@@ -39,8 +40,8 @@ struct RenderOptions {
   void validate();
 };
 
-// --size, --color-by, --camera, --boundary, --style and the surface's --filter, --filter-radius, --absorption
-// and --refraction (and --fps when with_video).
+// --size, --color-by, --camera, --boundary, --style and the surface's --filter, --filter-radius,
+// --absorption, --refraction and --particle-passes (and --fps when with_video).
 void add_render_look_options(CLI::App& command, RenderOptions& options, bool with_video);
 
 // The ffmpeg executable on PATH, if any.

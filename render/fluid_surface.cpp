@@ -41,6 +41,22 @@ constexpr float kWaterShadowStrength = 0.55f;
 // The light's angular radius [rad]: a sun blurred by a hazy sky, so a shadow's edge widens with the height
 // of the water or solid that casts it (a penumbra 10 cm wide per metre of height), as under a real sky.
 constexpr float kLightAngularRadius = 0.05f;
+// Splatting (fluid_splat.comp). A sprite up to this wide [px] is splatted by one invocation, which loops over
+// its pixels (at most 7 x 7); a wider one, near the camera, gets a work group of its own. The dam break's
+// sprites at 1M and 4M particles, 1920 x 1080, are 1 to 3 px across, the shadow map's about 2.
+constexpr float kMaxOwnSplatPx = 6.0f;
+// The thickness in fixed point: a sphere's whole chord through its centre is this many units, so a pixel
+// holds up to 2^32 / 2^16 = 65536 chords, far more than any line of sight crosses, and the smallest share
+// splatted (a sphere a tenth of a pixel across adds 1 % of its chord) is still 655 units.
+constexpr float kThicknessUnitsPerChord = 65536.0f;
+constexpr int kSplatGroupSize = 128;       // fluid_splat.comp's local_size_x
+constexpr GLuint kMaxSplatGroups = 65535;  // GL's least guaranteed work group count along x
+// The splat lists' heads, in words (fluid_splat.comp): a DispatchIndirectCommand and the count; a
+// DrawElementsIndirectCommand, padded, its first index right after it.
+constexpr GLuint kWideListHead = 4, kSprayListHead = 8;
+// Cleared into the depth splat: more than any float's bits, read back as "no fluid"
+// (fluid_splat_resolve.comp).
+constexpr GLuint kNoDepth = 0xffffffffu;
 
 unsigned make_texture(GLenum format, int width, int height, GLint filter) {
   unsigned texture = 0;
@@ -77,6 +93,12 @@ unsigned make_framebuffer(unsigned color, unsigned depth) {
 void set_matrices(const ShaderProgram& program, const Mat4& view, const Mat4& projection) {
   glProgramUniformMatrix4fv(program.id(), program.uniform("u_view"), 1, GL_FALSE, view.m.data());
   glProgramUniformMatrix4fv(program.id(), program.uniform("u_projection"), 1, GL_FALSE, projection.m.data());
+}
+
+// The spray test's threshold [m]: a lone particle's chord through its centre is one diameter, times the fill
+// correction (fluid_particle.vert, fluid_splat.comp).
+float spray_thickness_m(const RenderSettings& settings) {
+  return settings.spray_max_particles * kFillCorrection * 2.0f * settings.particle_radius;
 }
 
 Vec3f eye_direction(const Mat4& view, Vec3f world) {
@@ -117,7 +139,9 @@ FluidSurface::FluidSurface(const std::filesystem::path& shaders)
       blur_program_(shaders / "fullscreen.vert", shaders / "fluid_thickness_blur.frag"),
       composite_program_(shaders / "fullscreen.vert", shaders / "fluid_composite.frag"),
       spray_program_(shaders / "fluid_particle.vert", shaders / "fluid_spray.frag"),
-      shadow_program_(shaders / "fluid_particle.vert", shaders / "fluid_shadow.frag") {
+      shadow_program_(shaders / "fluid_particle.vert", shaders / "fluid_shadow.frag"),
+      splat_program_(shaders / "fluid_splat.comp"),
+      splat_resolve_program_(shaders / "fluid_splat_resolve.comp") {
   glCreateVertexArrays(1, &empty_vertex_array_);
   glCreateVertexArrays(1, &box_vertex_array_);
   glCreateBuffers(1, &box_buffer_);
@@ -130,12 +154,20 @@ FluidSurface::FluidSurface(const std::filesystem::path& shaders)
   environment_texture_ = make_texture(GL_RGBA16F, kEnvironmentWidth, kEnvironmentHeight, GL_LINEAR);
   // Longitude wraps around; the poles do not.
   glTextureParameteri(environment_texture_, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  // The listed spray's positions come from the fluid's buffer, bound each frame (it may be reallocated).
+  glCreateVertexArrays(1, &spray_vertex_array_);
+  glEnableVertexArrayAttrib(spray_vertex_array_, 0);
+  glVertexArrayAttribFormat(spray_vertex_array_, 0, 4, GL_FLOAT, GL_FALSE, 0);
+  glVertexArrayAttribBinding(spray_vertex_array_, 0, 0);
 }
 
 FluidSurface::~FluidSurface() {
   release_targets();
   delete_shadow_maps();
   glDeleteTextures(1, &environment_texture_);
+  const unsigned lists[] = {wide_particles_, spray_particles_};
+  glDeleteBuffers(2, lists);
+  glDeleteVertexArrays(1, &spray_vertex_array_);
   glDeleteBuffers(1, &box_buffer_);
   glDeleteVertexArrays(1, &box_vertex_array_);
   glDeleteVertexArrays(1, &empty_vertex_array_);
@@ -167,9 +199,11 @@ void FluidSurface::draw_environment_texture(Vec3f to_light) {
 void FluidSurface::delete_shadow_maps() {
   const unsigned shadow_framebuffers[] = {water_shadow_framebuffer_, solid_shadow_framebuffer_};
   glDeleteFramebuffers(2, shadow_framebuffers);
-  const unsigned shadow_maps[] = {water_shadow_map_, solid_shadow_map_};
-  glDeleteTextures(2, shadow_maps);
+  const unsigned shadow_maps[] = {water_shadow_map_, solid_shadow_map_, water_shadow_splat_view_,
+                                  water_shadow_splat_};
+  glDeleteTextures(4, shadow_maps);
   water_shadow_framebuffer_ = solid_shadow_framebuffer_ = water_shadow_map_ = solid_shadow_map_ = 0;
+  water_shadow_splat_ = water_shadow_splat_view_ = 0;
 }
 
 void FluidSurface::resize_shadow_maps(int size) {
@@ -183,6 +217,14 @@ void FluidSurface::resize_shadow_maps(int size) {
     glNamedFramebufferTexture(*framebuffer, GL_DEPTH_ATTACHMENT, *map, 0);
     glNamedFramebufferDrawBuffer(*framebuffer, GL_NONE);
   }
+  water_shadow_splat_ = make_texture(GL_R32UI, size, size, GL_NEAREST);
+  // A view needs a name never bound (glGenTextures), not a made texture (glCreateTextures).
+  glGenTextures(1, &water_shadow_splat_view_);
+  glTextureView(water_shadow_splat_view_, GL_TEXTURE_2D, water_shadow_splat_, GL_R32F, 0, 1, 0, 1);
+  for (GLenum filter : {GL_TEXTURE_MIN_FILTER, GL_TEXTURE_MAG_FILTER})
+    glTextureParameteri(water_shadow_splat_view_, filter, GL_NEAREST);
+  for (GLenum wrap : {GL_TEXTURE_WRAP_S, GL_TEXTURE_WRAP_T})
+    glTextureParameteri(water_shadow_splat_view_, wrap, GL_CLAMP_TO_EDGE);
 }
 
 void FluidSurface::release_targets() {
@@ -190,14 +232,16 @@ void FluidSurface::release_targets() {
                                    smooth_framebuffers_[0], smooth_framebuffers_[1], blur_framebuffers_[0],
                                    blur_framebuffers_[1]};
   glDeleteFramebuffers(7, framebuffers);
-  const unsigned textures[] = {
-      scene_color_,  scene_depth_,     thickness_,       thickness_depth_,      raw_depth_,
-      depth_buffer_, smooth_depth_[0], smooth_depth_[1], blurred_thickness_[0], blurred_thickness_[1]};
-  glDeleteTextures(10, textures);
+  const unsigned textures[] = {scene_color_,          scene_depth_,     thickness_,
+                               thickness_depth_,      raw_depth_,       depth_buffer_,
+                               smooth_depth_[0],      smooth_depth_[1], blurred_thickness_[0],
+                               blurred_thickness_[1], thickness_splat_, depth_splat_};
+  glDeleteTextures(12, textures);
   scene_framebuffer_ = thickness_framebuffer_ = depth_framebuffer_ = 0;
   smooth_framebuffers_[0] = smooth_framebuffers_[1] = blur_framebuffers_[0] = blur_framebuffers_[1] = 0;
   scene_color_ = scene_depth_ = thickness_ = thickness_depth_ = raw_depth_ = depth_buffer_ = 0;
   smooth_depth_[0] = smooth_depth_[1] = blurred_thickness_[0] = blurred_thickness_[1] = 0;
+  thickness_splat_ = depth_splat_ = 0;
   width_ = height_ = thickness_width_ = thickness_height_ = 0;
 }
 
@@ -219,6 +263,8 @@ void FluidSurface::resize(int width, int height) {
   raw_depth_ = make_texture(GL_R32F, width, height, GL_NEAREST);
   depth_buffer_ = make_texture(GL_DEPTH_COMPONENT32F, width, height, GL_NEAREST);
   depth_framebuffer_ = make_framebuffer(raw_depth_, depth_buffer_);
+  thickness_splat_ = make_texture(GL_R32UI, thickness_width_, thickness_height_, GL_NEAREST);
+  depth_splat_ = make_texture(GL_R32UI, width, height, GL_NEAREST);
   for (int k = 0; k < 2; ++k) {
     smooth_depth_[k] = make_texture(GL_R32F, width, height, GL_NEAREST);
     smooth_framebuffers_[k] = make_framebuffer(smooth_depth_[k], 0);
@@ -273,6 +319,7 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids,
   const Mat4 projection = camera.projection(float(width) / float(height));
   glEnable(GL_PROGRAM_POINT_SIZE);
   glDepthMask(GL_TRUE);
+  if (settings.look.particle_passes == ParticlePasses::compute) reserve_splat_lists(fluid.count());
   draw_environment_texture(light_direction(settings));
   draw_shadow_maps(fluid, solids, settings);
   glViewport(0, 0, width, height);
@@ -285,30 +332,50 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids,
   // written: water behind water adds to it), so that water behind a solid does not thicken the water seen
   // in front of it. At the thickness's lower resolution (kThicknessDownsampling), against the scene's depth
   // sampled down to it (nearest: depths do not average).
-  const float zero[4] = {0, 0, 0, 0};
-  glClearNamedFramebufferfv(thickness_framebuffer_, GL_COLOR, 0, zero);
+  // The splat (compute) path or the sprites' (raster); with no particles the sprites' clears suffice.
+  const bool splatting = settings.look.particle_passes == ParticlePasses::compute && fluid.count() > 0;
   glBlitNamedFramebuffer(scene_framebuffer_, thickness_framebuffer_, 0, 0, width, height, 0, 0,
                          thickness_width_, thickness_height_, GL_DEPTH_BUFFER_BIT, GL_NEAREST);
-  glBindFramebuffer(GL_FRAMEBUFFER, thickness_framebuffer_);
-  glViewport(0, 0, thickness_width_, thickness_height_);
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
-  glDepthMask(GL_FALSE);
-  glEnable(GL_BLEND);
-  glBlendFunc(GL_ONE, GL_ONE);
-  draw_particles(thickness_program_, fluid, view, projection, settings, 0);
-  glDisable(GL_BLEND);
-  glDepthMask(GL_TRUE);
-  glViewport(0, 0, width, height);
+  if (splatting) {
+    const GLuint none = 0;
+    glClearTexImage(thickness_splat_, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, &none);
+    splat(fluid, SplatPass::thickness, thickness_splat_, thickness_width_, thickness_height_, view,
+          projection, settings);
+    resolve(SplatPass::thickness, thickness_splat_, thickness_, thickness_width_, thickness_height_,
+            kFillCorrection * 2.0f * settings.particle_radius / kThicknessUnitsPerChord);
+  } else {
+    const float zero[4] = {0, 0, 0, 0};
+    glClearNamedFramebufferfv(thickness_framebuffer_, GL_COLOR, 0, zero);
+    glBindFramebuffer(GL_FRAMEBUFFER, thickness_framebuffer_);
+    glViewport(0, 0, thickness_width_, thickness_height_);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    glBlendFunc(GL_ONE, GL_ONE);
+    draw_particles(thickness_program_, fluid, view, projection, settings, 0);
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    glViewport(0, 0, width, height);
+  }
 
   // Depth of the nearest sphere, spray left out (the thickness decides what is spray).
-  const float far_depth = 1.0f;
-  glClearNamedFramebufferfv(depth_framebuffer_, GL_COLOR, 0, zero);
-  glClearNamedFramebufferfv(depth_framebuffer_, GL_DEPTH, 0, &far_depth);
-  glBindFramebuffer(GL_FRAMEBUFFER, depth_framebuffer_);
-  glEnable(GL_DEPTH_TEST);
-  glDepthFunc(GL_LESS);
-  draw_particles(depth_program_, fluid, view, projection, settings, settings.look.spray ? 1 : 0);
+  if (splatting) {
+    glClearTexImage(depth_splat_, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, &kNoDepth);
+    const GLuint no_spray = 0;
+    glClearNamedBufferSubData(spray_particles_, GL_R32UI, 0, sizeof(GLuint), GL_RED_INTEGER, GL_UNSIGNED_INT,
+                              &no_spray);
+    splat(fluid, SplatPass::depth, depth_splat_, width, height, view, projection, settings);
+    resolve(SplatPass::depth, depth_splat_, raw_depth_, width, height, 1.0f);
+  } else {
+    const float zero[4] = {0, 0, 0, 0}, far_depth = 1.0f;
+    glClearNamedFramebufferfv(depth_framebuffer_, GL_COLOR, 0, zero);
+    glClearNamedFramebufferfv(depth_framebuffer_, GL_DEPTH, 0, &far_depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, depth_framebuffer_);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    draw_particles(depth_program_, fluid, view, projection, settings, settings.look.spray ? 1 : 0);
+  }
 
   smooth_depth(projection, settings);
   blur_thickness(projection, settings);
@@ -326,7 +393,8 @@ void FluidSurface::draw(const ParticleBuffers& fluid, const SolidMeshes* solids,
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE);
     glDepthMask(GL_FALSE);
-    draw_particles(spray_program_, fluid, view, projection, settings, 2);
+    // Splatting listed the spray: only those are drawn (select 3), not every particle tested again.
+    draw_particles(spray_program_, fluid, view, projection, settings, splatting ? 3 : 2);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
   }
@@ -386,7 +454,7 @@ void FluidSurface::draw_scene(const OrbitCamera& camera, const Mat4& view, const
     // The narrowest penumbra: one and a half particle radii, so a sheet one particle thick casts an even
     // shadow rather than a pattern of dots; a solid's edge is softened alike, as one light casts both.
     glProgramUniform1f(program, floor_program_.uniform("u_min_penumbra_m"), 1.5f * settings.particle_radius);
-    glBindTextureUnit(1, water_shadow_map_);
+    glBindTextureUnit(1, water_shadow_sampled_);
     glBindTextureUnit(2, solid_shadow_map_);
     glUseProgram(program);
     glDrawArrays(GL_TRIANGLES, 0, kFloorVertices);
@@ -412,8 +480,7 @@ void FluidSurface::draw_particles(const ShaderProgram& program, const ParticleBu
   if (fluid.count() == 0) return;
   const GLuint id = program.id();
   set_matrices(program, view, projection);
-  const float radius = settings.particle_radius;
-  glProgramUniform1f(id, program.uniform("u_radius"), radius);
+  glProgramUniform1f(id, program.uniform("u_radius"), settings.particle_radius);
   // The viewport the pass draws into: the thickness's is smaller than the view's.
   GLint viewport[4] = {0, 0, 0, 0};
   glGetIntegerv(GL_VIEWPORT, viewport);
@@ -423,17 +490,100 @@ void FluidSurface::draw_particles(const ShaderProgram& program, const ParticleBu
   const bool writes_depth = &program == &depth_program_;
   glProgramUniform1i(id, program.uniform("u_at_front"), writes_depth ? 1 : 0);
   glProgramUniform1i(id, program.uniform("u_thickness"), 1);
-  // A lone particle's chord through its centre is one diameter, times the fill correction.
-  glProgramUniform1f(id, program.uniform("u_spray_thickness"),
-                     settings.spray_max_particles * kFillCorrection * 2.0f * radius);
+  glProgramUniform1f(id, program.uniform("u_spray_thickness"), spray_thickness_m(settings));
   glProgramUniform1f(id, program.uniform("u_spray_size"), kSpraySize);
   glProgramUniform1f(id, program.uniform("u_fill_correction"), kFillCorrection);
   glProgramUniform3f(id, program.uniform("u_color"), kSprayBrightness, kSprayBrightness, kSprayBrightness);
   if (select != 0) glBindTextureUnit(1, thickness_);
   glUseProgram(id);
-  glBindVertexArray(fluid.vertex_array());
-  glDrawArrays(GL_POINTS, 0, GLsizei(fluid.count()));
+  if (select == 3) {
+    // The spray the depth splat listed: its indices and count are in spray_particles_ (fluid_splat.comp).
+    glVertexArrayVertexBuffer(spray_vertex_array_, 0, fluid.position_buffer(), 0, sizeof(Vec4f));
+    glBindVertexArray(spray_vertex_array_);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, spray_particles_);
+    glDrawElementsIndirect(GL_POINTS, GL_UNSIGNED_INT, nullptr);
+    glBindBuffer(GL_DRAW_INDIRECT_BUFFER, 0);
+  } else {
+    glBindVertexArray(fluid.vertex_array());
+    glDrawArrays(GL_POINTS, 0, GLsizei(fluid.count()));
+  }
   glBindVertexArray(0);
+}
+
+void FluidSurface::reserve_splat_lists(std::size_t particles) {
+  if (particles <= splat_list_capacity_ && wide_particles_ != 0) return;
+  const unsigned old[] = {wide_particles_, spray_particles_};
+  glDeleteBuffers(2, old);
+  splat_list_capacity_ = particles;
+  glCreateBuffers(1, &wide_particles_);
+  glCreateBuffers(1, &spray_particles_);
+  glNamedBufferData(wide_particles_, GLsizeiptr((kWideListHead + particles) * sizeof(GLuint)), nullptr,
+                    GL_DYNAMIC_COPY);
+  glNamedBufferData(spray_particles_, GLsizeiptr((kSprayListHead + particles) * sizeof(GLuint)), nullptr,
+                    GL_DYNAMIC_COPY);
+  // The heads' fixed words, once: work groups 0 x 1 x 1, none listed; 0 points of 1 instance from index 8.
+  const GLuint wide_head[kWideListHead] = {0, 1, 1, 0};
+  const GLuint spray_head[kSprayListHead] = {0, 1, kSprayListHead, 0, 0, 0, 0, 0};
+  glNamedBufferSubData(wide_particles_, 0, sizeof wide_head, wide_head);
+  glNamedBufferSubData(spray_particles_, 0, sizeof spray_head, spray_head);
+  glVertexArrayElementBuffer(spray_vertex_array_, spray_particles_);
+}
+
+void FluidSurface::splat(const ParticleBuffers& fluid, SplatPass pass, unsigned target, int target_width,
+                         int target_height, const Mat4& view, const Mat4& projection,
+                         const RenderSettings& settings) {
+  const ShaderProgram& p = splat_program_;
+  const GLuint id = p.id();
+  set_matrices(p, view, projection);
+  glProgramUniform1f(id, p.uniform("u_radius"), settings.particle_radius);
+  glProgramUniform2f(id, p.uniform("u_viewport"), float(target_width), float(target_height));
+  glProgramUniform1i(id, p.uniform("u_pass"), int(pass));
+  glProgramUniform1ui(id, p.uniform("u_count"), GLuint(fluid.count()));
+  glProgramUniform1f(id, p.uniform("u_max_own_px"), kMaxOwnSplatPx);
+  glProgramUniform1f(id, p.uniform("u_units_per_chord"), kThicknessUnitsPerChord);
+  glProgramUniform1i(id, p.uniform("u_scene_depth"), 0);
+  glProgramUniform1i(id, p.uniform("u_thickness"), 1);
+  glProgramUniform1i(id, p.uniform("u_spray"), settings.look.spray ? 1 : 0);
+  glProgramUniform1f(id, p.uniform("u_spray_thickness"), spray_thickness_m(settings));
+  glBindTextureUnit(0, thickness_depth_);
+  glBindTextureUnit(1, thickness_);
+  glBindImageTexture(0, target, 0, GL_FALSE, 0, GL_READ_WRITE, GL_R32UI);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, fluid.position_buffer());
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, wide_particles_);
+  glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, spray_particles_);
+  // No wide particles listed yet: no work groups (word 0), count 0 (word 3).
+  const GLuint none = 0;
+  for (GLuint word : {0u, 3u})
+    glClearNamedBufferSubData(wide_particles_, GL_R32UI, word * sizeof(GLuint), sizeof(GLuint),
+                              GL_RED_INTEGER, GL_UNSIGNED_INT, &none);
+  glUseProgram(id);
+  glProgramUniform1i(id, p.uniform("u_cooperative"), 0);
+  const std::size_t groups = (fluid.count() + kSplatGroupSize - 1) / kSplatGroupSize;
+  glDispatchCompute(GLuint(std::min<std::size_t>(groups, kMaxSplatGroups)), 1, 1);
+  // The list and its work group count, written above, are read by the dispatch below.
+  glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT |
+                  GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  glProgramUniform1i(id, p.uniform("u_cooperative"), 1);
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, wide_particles_);
+  glDispatchComputeIndirect(0);
+  glBindBuffer(GL_DISPATCH_INDIRECT_BUFFER, 0);
+  // The image for the resolve (or the floor's sampler), the spray list for its draw.
+  glMemoryBarrier(GL_SHADER_IMAGE_ACCESS_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT |
+                  GL_TEXTURE_UPDATE_BARRIER_BIT | GL_COMMAND_BARRIER_BIT | GL_ELEMENT_ARRAY_BARRIER_BIT);
+}
+
+void FluidSurface::resolve(SplatPass pass, unsigned splatted, unsigned resolved, int width, int height,
+                           float metres_per_unit) {
+  const ShaderProgram& p = splat_resolve_program_;
+  glProgramUniform1i(p.id(), p.uniform("u_pass"), int(pass));
+  glProgramUniform1f(p.id(), p.uniform("u_metres_per_unit"), metres_per_unit);
+  glBindImageTexture(0, splatted, 0, GL_FALSE, 0, GL_READ_ONLY, GL_R32UI);
+  glBindImageTexture(1, resolved, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_R32F);
+  glUseProgram(p.id());
+  glDispatchCompute(GLuint((width + 7) / 8), GLuint((height + 7) / 8), 1);
+  // Read by texture fetches next (the depth splat's spray test, the blur, the smoothing), and by the tests'
+  // read-backs (glGetTextureImage).
+  glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
 }
 
 void FluidSurface::draw_shadow_maps(const ParticleBuffers& fluid, const SolidMeshes* solids,
@@ -445,7 +595,17 @@ void FluidSurface::draw_shadow_maps(const ParticleBuffers& fluid, const SolidMes
   const ShadowView light = shadow_view(settings);
   resize_shadow_maps(shadow_map_size(light, settings.particle_radius));
   const float far_depth = 1.0f;
-  if (water_shadow_drawn_) {
+  const bool splatting = settings.look.particle_passes == ParticlePasses::compute;
+  water_shadow_sampled_ = splatting ? water_shadow_splat_view_ : water_shadow_map_;
+  if (water_shadow_drawn_ && splatting) {
+    // As below, splatted: the nearest depth, 1 where no sphere is (fluid_splat.comp).
+    const float far = 1.0f;
+    GLuint far_bits = 0;
+    std::memcpy(&far_bits, &far, sizeof far_bits);
+    glClearTexImage(water_shadow_splat_, 0, GL_RED_INTEGER, GL_UNSIGNED_INT, &far_bits);
+    splat(fluid, SplatPass::shadow, water_shadow_splat_, shadow_map_size_, shadow_map_size_, light.view,
+          light.projection, settings);
+  } else if (water_shadow_drawn_) {
     // The particles' spheres seen from the light, depth only: the floor (floor.frag) is in shadow where a
     // sphere lies between it and the light. From the same GL buffers as every other pass: no bus bytes.
     const GLuint id = shadow_program_.id();
@@ -619,6 +779,16 @@ std::vector<float> FluidSurface::read_texture(unsigned texture) const {
 
 std::vector<float> FluidSurface::read_depth(bool smoothed) const {
   return read_texture(smoothed && smoothed_ >= 0 ? smooth_depth_[smoothed_] : raw_depth_);
+}
+
+std::vector<float> FluidSurface::read_water_shadow_map() const {
+  if (!water_shadow_drawn_) return {};
+  std::vector<float> out(std::size_t(shadow_map_size_) * std::size_t(shadow_map_size_));
+  const bool splatted = water_shadow_sampled_ == water_shadow_splat_view_;
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(water_shadow_sampled_, 0, splatted ? GL_RED : GL_DEPTH_COMPONENT, GL_FLOAT,
+                    GLsizei(out.size() * sizeof(float)), out.data());
+  return out;
 }
 
 std::vector<float> FluidSurface::read_thickness(bool blurred) const {

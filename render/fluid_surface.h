@@ -3,7 +3,10 @@
 // Rendering for Games", GDC 2010), in a scene of sky, floor and glass tank. Sees only particle positions,
 // in the same GL buffers as the spheres style, so a GPU simulation feeds it through interop unchanged.
 //
-// A frame, pass by pass (each a shader in shaders/):
+// A frame, pass by pass (each a shader in shaders/). The three passes over every particle (shadow, thickness,
+// depth) either splat the particles with a compute shader (fluid_splat.comp, then fluid_splat_resolve.comp:
+// RenderLook::particle_passes = compute, the default) or draw them as point sprites (sprites); the pictures
+// are the same but for ties and rounding (docs/rendering.md, "Cost of a surface frame").
 //   shadow     the particles' spheres seen from the light, depth only, into the water's shadow map
 //              (fluid_shadow.frag); the solids at their poses this frame, likewise, into the solids' own
 //   scene      sky (environment.frag, sky.frag), the scene's solids (solid_mesh.frag), floor with a grid
@@ -15,7 +18,8 @@
 //              narrow-range filter (fluid_smooth_narrow_range.frag); a Gaussian
 //              blur of the thickness (fluid_thickness_blur.frag)
 //   composite  into the bound framebuffer: normals, Fresnel, refraction, absorption (fluid_composite.frag)
-//   spray      isolated particles as small bright points (fluid_spray.frag)
+//   spray      isolated particles as small bright points (fluid_spray.frag); when splatting, only the
+//              particles the depth splat listed as spray are drawn
 //   glass      the tank's panes and edges, blended, depth-tested against the water
 #pragma once
 
@@ -58,6 +62,10 @@ class FluidSurface {
   // the blur, brought up from its lower resolution as the composite reads it (bilinear).
   std::vector<float> read_depth(bool smoothed) const;
   std::vector<float> read_thickness(bool blurred = true) const;
+  // The water's shadow map the floor read in the last frame, depth from the light in [0, 1] (1: no water),
+  // water_shadow_map_side() squared, rows from the bottom; empty when no shadow was drawn.
+  std::vector<float> read_water_shadow_map() const;
+  int water_shadow_map_side() const { return shadow_map_size_; }
   int width() const { return width_; }
   int height() const { return height_; }
 
@@ -73,6 +81,16 @@ class FluidSurface {
                   const SolidMeshes* solids, const RenderSettings& settings);
   void draw_particles(const ShaderProgram& program, const ParticleBuffers& fluid, const Mat4& view,
                       const Mat4& projection, const RenderSettings& settings, int select);
+  // The compute path (fluid_splat.comp): one pass over the particles into the r32ui image `target`, then the
+  // particles too wide for one invocation each, a work group each.
+  enum class SplatPass { shadow = 0, thickness = 1, depth = 2 };
+  void splat(const ParticleBuffers& fluid, SplatPass pass, unsigned target, int target_width,
+             int target_height, const Mat4& view, const Mat4& projection, const RenderSettings& settings);
+  // `splatted` (r32ui) into `resolved` (r32f) as the sprites would have left it (fluid_splat_resolve.comp).
+  void resolve(SplatPass pass, unsigned splatted, unsigned resolved, int width, int height,
+               float metres_per_unit);
+  // Makes the wide and the spray particles' lists hold `particles` indices.
+  void reserve_splat_lists(std::size_t particles);
   void smooth_depth(const Mat4& projection, const RenderSettings& settings);
   void blur_thickness(const Mat4& projection, const RenderSettings& settings);
   void composite(const Mat4& view, const Mat4& projection, const RenderSettings& settings);
@@ -83,6 +101,7 @@ class FluidSurface {
   ShaderProgram environment_program_, sky_program_, floor_program_, solid_program_;
   ShaderProgram thickness_program_, depth_program_, smooth_program_, narrow_range_program_, blur_program_,
       composite_program_, spray_program_, shadow_program_;
+  ShaderProgram splat_program_, splat_resolve_program_;
   unsigned empty_vertex_array_ = 0;
 
   // The sky as a latitude-longitude texture, drawn again only when the light moves.
@@ -95,6 +114,9 @@ class FluidSurface {
   // shadow. Both are made (and remade) at the size the particles' radius asks for.
   unsigned water_shadow_framebuffer_ = 0, water_shadow_map_ = 0;
   bool water_shadow_drawn_ = false;
+  // The water's shadow map when splatted: r32ui for the atomics, and a view of it as r32f for the floor.
+  unsigned water_shadow_splat_ = 0, water_shadow_splat_view_ = 0;
+  unsigned water_shadow_sampled_ = 0;  // the map the floor reads this frame: the sprites' or the splat's
   unsigned solid_shadow_framebuffer_ = 0, solid_shadow_map_ = 0;
   bool solid_shadow_drawn_ = false;
   int shadow_map_size_ = 0;
@@ -108,6 +130,15 @@ class FluidSurface {
   unsigned smooth_framebuffers_[2] = {0, 0}, smooth_depth_[2] = {0, 0};
   int smoothed_ = -1;  // which smooth_depth_ holds the result; -1: none (raw_depth_ is it)
   unsigned blur_framebuffers_[2] = {0, 0}, blurred_thickness_[2] = {0, 0};  // [1] holds the result
+  // The splats' r32ui images, at the thickness's and the view's resolution.
+  unsigned thickness_splat_ = 0, depth_splat_ = 0;
+
+  // The splats' lists (fluid_splat.comp), each a few words of indirect command then particle indices: the
+  // particles too wide to splat alone (glDispatchComputeIndirect), and the spray (glDrawElementsIndirect,
+  // through spray_vertex_array_, whose element buffer is the list).
+  unsigned wide_particles_ = 0, spray_particles_ = 0;
+  std::size_t splat_list_capacity_ = 0;
+  unsigned spray_vertex_array_ = 0;
 
   // The floor and the tank, rebuilt when the box changes: floor quad (6 vertices), tank panes (4 sides, 24
   // vertices) then edges (12 lines, 24 vertices).

@@ -82,12 +82,18 @@ ShaderProgram::ShaderProgram(const std::filesystem::path& vertex_file,
     glDeleteShader(vertex);
     throw;
   }
+  link({vertex, fragment}, vertex_file.string() + " + " + fragment_file.string());
+}
+
+ShaderProgram::ShaderProgram(const std::filesystem::path& compute_file) {
+  link({compile(GL_COMPUTE_SHADER, compute_file)}, compute_file.string());
+}
+
+void ShaderProgram::link(std::initializer_list<unsigned> shaders, const std::string& files) {
   program_ = glCreateProgram();
-  glAttachShader(program_, vertex);
-  glAttachShader(program_, fragment);
+  for (unsigned shader : shaders) glAttachShader(program_, shader);
   glLinkProgram(program_);
-  glDeleteShader(vertex);
-  glDeleteShader(fragment);
+  for (unsigned shader : shaders) glDeleteShader(shader);
   GLint ok = GL_FALSE;
   glGetProgramiv(program_, GL_LINK_STATUS, &ok);
   if (!ok) {
@@ -96,8 +102,7 @@ ShaderProgram::ShaderProgram(const std::filesystem::path& vertex_file,
     std::string log(std::size_t(std::max(length, 1)), '\0');
     glGetProgramInfoLog(program_, length, nullptr, log.data());
     glDeleteProgram(program_);
-    throw ShaderError("shader link failed (" + vertex_file.string() + " + " + fragment_file.string() +
-                      "):\n" + log.c_str());
+    throw ShaderError("shader link failed (" + files + "):\n" + log.c_str());
   }
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,8 @@ std::string format_shader_log(const std::string& log, const std::string& file);
 class ShaderProgram {
  public:
   ShaderProgram(const std::filesystem::path& vertex_file, const std::filesystem::path& fragment_file);
+  // A compute program (GL 4.3), e.g. the surface style's splatting (fluid_splat.comp).
+  explicit ShaderProgram(const std::filesystem::path& compute_file);
   ~ShaderProgram();
   ShaderProgram(const ShaderProgram&) = delete;
   ShaderProgram& operator=(const ShaderProgram&) = delete;
@@ -32,6 +35,9 @@ class ShaderProgram {
   int uniform(const char* name) const;
 
  private:
+  // Links the compiled shaders (and deletes them); throws ShaderError naming `files` with the driver's log.
+  void link(std::initializer_list<unsigned> shaders, const std::string& files);
+
   unsigned program_ = 0;
 };
 

@@ -7,7 +7,7 @@
 // u_spray_thickness, i.e. hardly any other particle lies in front of or behind it, and so it is along eight
 // lines of sight three particle radii around it, i.e. no water beside it either (without this ring, every
 // particle on the bulk's silhouette, seen grazing, read as spray). A drop in front of the bulk thus counts as
-// surface; that is the price of not knowing neighbours.
+// surface; that is the price of not knowing neighbours. fluid_splat.comp makes the same test.
 
 layout(location = 0) in vec4 in_position;  // xyz: centre [m]
 
@@ -15,7 +15,8 @@ uniform mat4 u_view;
 uniform mat4 u_projection;
 uniform float u_radius;     // [m]
 uniform vec2 u_viewport;    // [px] of the target this pass draws into
-uniform int u_select;       // 0: every particle; 1: the surface's only (not spray); 2: spray only
+uniform int u_select;       // 0: every particle; 1: the surface's only (not spray); 2: spray only; 3: spray
+                            // only, already sorted out (the particles fluid_splat.comp listed)
 uniform sampler2D u_thickness;    // [m] of water per pixel, from the thickness pass (at its own resolution)
 uniform float u_spray_thickness;  // [m]
 uniform float u_spray_size;       // spray point diameter as a fraction of the particle's
@@ -46,6 +47,10 @@ void main() {
     gl_Position.z = max(front.z / front.w, -1.0) * gl_Position.w;
   }
   if (u_select == 0 || gl_Position.w <= 0.0) return;
+  if (u_select == 3) {
+    gl_PointSize = max(2.0, u_spray_size * gl_PointSize);
+    return;
+  }
   vec2 thickness_size = vec2(textureSize(u_thickness, 0));
   vec2 pixel = (gl_Position.xy / gl_Position.w * 0.5 + 0.5) * thickness_size;
   ivec2 last = ivec2(thickness_size) - 1;

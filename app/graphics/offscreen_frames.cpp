@@ -45,7 +45,13 @@ void OffscreenRenderer::draw() {
 }
 
 std::string OffscreenRenderer::description() const {
-  return context_.description() + "; particles by " + feed_.path_description();
+  std::string out = context_.description() + "; particles by " + feed_.path_description();
+  // Which of the surface's two paths a benchmark timed (RenderLook::particle_passes).
+  if (settings_.look.style == RenderStyle::surface)
+    out += "; surface passes over the particles by " +
+           std::string(settings_.look.particle_passes == ParticlePasses::compute ? "compute splatting"
+                                                                                 : "point sprites");
+  return out;
 }
 
 RenderedFrames::RenderedFrames(Simulation& simulation, const Scene& scene, const RenderOptions& options,

@@ -162,6 +162,9 @@ void Viewer::draw_surface_controls() {
   int filter = int(look.filter);
   const char* filters[] = {"bilateral", "narrow range"};
   if (ImGui::Combo("depth filter", &filter, filters, 2)) look.filter = DepthFilter(filter);
+  int passes = int(look.particle_passes);
+  const char* pass_kinds[] = {"compute", "sprites"};
+  if (ImGui::Combo("particle passes", &passes, pass_kinds, 2)) look.particle_passes = ParticlePasses(passes);
   ImGui::SliderFloat("smoothing", &look.filter_radius, 0.0f, 10.0f, "%.1f radii");
   ImGui::ColorEdit3("water colour", &look.color.x);
   ImGui::SliderFloat("absorption", &look.absorption, 0.0f, 50.0f, "%.2f 1/m", ImGuiSliderFlags_Logarithmic);

@@ -70,12 +70,22 @@ std::string_view depth_filter_name(DepthFilter filter) {
   return kDepthFilterNames[static_cast<std::size_t>(filter)];
 }
 
+std::optional<ParticlePasses> parse_particle_passes(std::string_view name) {
+  for (std::size_t i = 0; i < kParticlePassesNames.size(); ++i)
+    if (kParticlePassesNames[i] == name) return ParticlePasses(i);
+  return std::nullopt;
+}
+
+std::string_view particle_passes_name(ParticlePasses passes) {
+  return kParticlePassesNames[static_cast<std::size_t>(passes)];
+}
+
 std::span<const ParameterSpec<RenderLook>> render_parameter_specs() {
   return kRenderParameters;
 }
 
 void read_render(const TableReader& render, Scene& scene) {
-  render.reject_unknown_keys(keys_of(render_parameter_specs(), {"style", "filter"}));
+  render.reject_unknown_keys(keys_of(render_parameter_specs(), {"style", "filter", "particle_passes"}));
   RenderLook& look = scene.render;
   look.line = render.table_line();
   // Stars glow: n-body scenes are drawn so unless they ask otherwise.
@@ -89,6 +99,8 @@ void read_render(const TableReader& render, Scene& scene) {
     }
   }
   if (auto filter = render.choice("filter", kDepthFilterNames)) look.filter = *parse_depth_filter(*filter);
+  if (auto passes = render.choice("particle_passes", kParticlePassesNames))
+    look.particle_passes = *parse_particle_passes(*passes);
   read_parameters(render, render_parameter_specs(), look);
   if (!(look.light_direction.z > 0))
     render.fail("light_direction", "must point up (z > 0): the light shines down on the floor");

@@ -31,6 +31,16 @@ inline constexpr std::array<std::string_view, 2> kDepthFilterNames = {"bilateral
 std::optional<DepthFilter> parse_depth_filter(std::string_view name);
 std::string_view depth_filter_name(DepthFilter filter);
 
+// How the surface style's per-particle passes (shadow map, thickness, depth) put the particles into their
+// images. compute: splatted by a compute shader, each particle writing the few pixels it covers with image
+// atomics (a minimum for depths, a fixed-point sum for the thickness), and the spray's particles listed for
+// their own pass; the raster pipeline's fixed cost per point is not paid. sprites: drawn as point sprites
+// through the raster pipeline, four times over every particle; the same pictures (render/fluid_surface.h).
+enum class ParticlePasses { compute, sprites };
+inline constexpr std::array<std::string_view, 2> kParticlePassesNames = {"compute", "sprites"};
+std::optional<ParticlePasses> parse_particle_passes(std::string_view name);
+std::string_view particle_passes_name(ParticlePasses passes);
+
 struct RenderLook {
   RenderStyle style = RenderStyle::spheres;
   // Smoothing radius of the surface's depth, in particle radii; projected to pixels at each pixel's depth.
@@ -48,7 +58,9 @@ struct RenderLook {
   // the solids' shading and the floor's shadows follow it.
   Vec3f light_direction{-0.45f, -0.55f, 1.0f};
   bool shadows = true;  // surface style: the water's and the solids' soft shadows on the floor
-  int line = 0;         // of the [render] table; 0 when the scene has none
+  // Surface style: the shadow map, thickness and depth passes by compute splatting or point sprites.
+  ParticlePasses particle_passes = ParticlePasses::compute;
+  int line = 0;  // of the [render] table; 0 when the scene has none
 };
 
 std::span<const ParameterSpec<RenderLook>> render_parameter_specs();

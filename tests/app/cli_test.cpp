@@ -154,7 +154,7 @@ TEST_F(Cli, RunHelpListsEveryOption) {
   EXPECT_EQ(r.exit_code, 0);
   for (const char* option : {"--backend", "--steps", "--time", "--particles", "--out", "--export", "--every",
                              "--export-sync", "--export-queue", "--quiet", "--style", "--filter",
-                             "--filter-radius", "--absorption", "--refraction"}) {
+                             "--filter-radius", "--absorption", "--refraction", "--particle-passes"}) {
     EXPECT_TRUE(contains(r.out, option));
   }
 }
@@ -849,6 +849,15 @@ TEST_F(Cli, RunRenderInTheSurfaceStyle) {
              "narrow_pictures", "--size", "64x48", "--style", "surface", "--filter", "narrow_range"});
   ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
   EXPECT_EQ(png_size(dir_ / "narrow_pictures" / "tiny_000001.png"), std::make_pair(64, 48));
+  const Result sprites =
+      surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "1", "--every", "1", "--render",
+             "sprite_pictures", "--size", "64x48", "--style", "surface", "--particle-passes", "sprites"});
+  ASSERT_EQ(sprites.exit_code, 0) << sprites.err;
+  EXPECT_EQ(png_size(dir_ / "sprite_pictures" / "tiny_000001.png"), std::make_pair(64, 48));
+  const Result bad_passes = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "1", "--render",
+                                   "bad_pass_pictures", "--style", "surface", "--particle-passes", "raster"});
+  EXPECT_NE(bad_passes.exit_code, 0);
+  EXPECT_TRUE(contains(bad_passes.err, "--particle-passes")) << bad_passes.err;
   const Result bad_filter = surge({"run", "tiny.toml", "--backend", "cpu", "--steps", "1", "--render",
                                    "bad_filter_pictures", "--style", "surface", "--filter", "gaussian"});
   EXPECT_NE(bad_filter.exit_code, 0);

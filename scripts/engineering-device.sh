@@ -2,7 +2,7 @@
 # One device call for the engineering-SPH work (issue 12), run on the H200 machine from the checkout with .deps
 # (scripts/fetch-device-deps.sh) and, for the peer part, a copy of ../shared/peers as .peers carried:
 #   PARTS="build tests spheric2 cost peers" OUT=... scripts/engineering-device.sh
-#   build     surge and gpu_tests (sm_90)
+#   build     surge and gpu_tests (sm_90), or BUILD_TARGETS
 #   tests     gpu_tests, GTEST_FILTER narrowing it (default every GPU test; DISABLED_ ones with ALSO_DISABLED=1)
 #   spheric2  SPHERIC Test 2 (scenes/spheric2_dam_break.toml), gauges every 1 ms, in the variants
 #             SPHERIC_VARIANTS lists as NAME:TIME (asis: the scene as written, continuity density with
@@ -15,7 +15,7 @@
 #   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES; with
 #             PEER_CELLS=2 the scene with [resolution] cells_per_support = 2 (cells of half a support)
 #   frames    step + rendering offscreen at 1920x1080, the dam break at FRAME_PARTICLES (default 1M and 4M), in
-#             each of FRAME_STYLES (default spheres and surface)
+#             each of FRAME_STYLES (default spheres and surface), with FRAME_ARGS added
 #   sph       `surge bench` of the dam break at graphics settings (cubic spline, support 2) at SPH_PARTICLES
 #             (default 262k, 1M, 4M, 16M) and of scenes/spheric2dam.toml (DualSPHysics' settings) at DAM_BENCH
 #             (default its 4M and 13M sizes), with --json records
@@ -43,7 +43,7 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 
 if want build; then
   stamp "build surge gpu_tests"
-  BUILD_ONLY=1 TARGETS="surge gpu_tests" timeout 420 scripts/gpu-check.sh > "$results/build.txt" 2>&1
+  BUILD_ONLY=1 TARGETS="${BUILD_TARGETS:-surge gpu_tests}" timeout 420 scripts/gpu-check.sh > "$results/build.txt" 2>&1
   echo "build exit $?"
   tail -5 "$results/build.txt"
 fi
@@ -181,7 +181,7 @@ if want frames; then
   for style in ${FRAME_STYLES:-spheres surface}; do
     stamp "frames: dam break, --style $style, ${FRAME_PARTICLES:-1048576,4194304} particles, 1920x1080"
     timeout 200 $surge bench scenes/dam_break.toml --backend gpu --particles "${FRAME_PARTICLES:-1048576,4194304}" \
-      --steps 200 --render --size 1920x1080 --style "$style" > "$results/frames-$style.txt" 2>&1
+      --steps 200 --render --size 1920x1080 --style "$style" ${FRAME_ARGS:-} > "$results/frames-$style.txt" 2>&1
     echo "bench exit $?"
     grep -E "frames at|interop|ms/step|^ +[0-9]" "$results/frames-$style.txt" | head -12
   done

@@ -107,6 +107,10 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
   const float m = params.particle_mass;
   const ViscosityConstants viscosity = viscosity_constants(params);
   const float support2 = params.support * params.support;
+  // XSPH's sum costs a kernel value and a division a pair; finish_acceleration scales it by epsilon, so with
+  // epsilon 0 (the default, and every scene in scenes/) it is not summed: the same result to the bit, as
+  // x += dt (v + 0 xsph) is x += dt v. The same test for every particle: no divergence on the GPU.
+  const bool xsph = params.xsph_epsilon != 0.0f;
   for_each_neighbor(grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
     const float r = sqrtf(r2);
@@ -121,7 +125,7 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
       coefficient += -2.0f * viscosity.alpha_h_c0 * v_dot_r / ((rho_i + rho_j) * (r2 + viscosity.eta2));
     }
     out.acceleration -= (m * coefficient) * grad_w;
-    out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(r)) * (v_j - v_i);
+    if (xsph) out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(r)) * (v_j - v_i);
     pair(j, r_ij, r2, grad_w);
   });
 }

@@ -19,7 +19,6 @@ void refuse_unshared_features(const SphSetup& setup) {
                                 "as one process");
   };
   if (setup.emitter.present) refuse("an [[emitter]]");
-  if (setup.solids.any_moving()) refuse("a moving or floating [[solid]]");
 }
 
 }  // namespace
@@ -68,12 +67,15 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
     });
     RankHooks hooks;  // WCSPH does not iterate: only the owned fluid's sums
     hooks.owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); };
+    hooks.sum_in_rank_order = [this](double* values, std::size_t count) { sum_in_rank_order(values, count); };
     solver_->set_rank_hooks(std::move(hooks));
   } else {
     solver_->set_rank_hooks(
         {.refresh_halo = [this](void* values, std::size_t value_bytes) { refresh_halo(values, value_bytes); },
          .owned_average = [this](const float* values) { return owned_average(values); },
-         .owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); }});
+         .owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); },
+         .sum_in_rank_order = [this](double* values,
+                                     std::size_t count) { sum_in_rank_order(values, count); }});
   }
   status_ = solver_->status();
 }
@@ -286,6 +288,30 @@ double DistributedSph<Solver>::owned_average(const float* values) {
   return total / double(global_count_);
 }
 
+// Every rank's values to every rank (an all-gather through the all-to-all), then added in rank order: every
+// rank adds the same numbers in the same order and gets the same bits (a floating body's force,
+// solid_bodies.h). The first rank's values start the sum, so that one rank returns its values untouched.
+template <typename Solver>
+void DistributedSph<Solver>::sum_in_rank_order(double* values, std::size_t count) {
+  const Clock::time_point start = Clock::now();
+  const std::size_t bytes = count * sizeof(double);
+  ByteBlocks to_rank(std::size_t(comm_.size()), std::vector<std::byte>(bytes));
+  for (std::vector<std::byte>& block : to_rank)
+    if (bytes > 0) std::memcpy(block.data(), values, bytes);
+  const ByteBlocks received = comm_.all_to_all(to_rank);
+  std::vector<double> part(count);
+  for (std::size_t r = 0; r < received.size(); ++r) {
+    if (received[r].size() != bytes)
+      throw std::logic_error("rank " + std::to_string(comm_.rank()) + " received " +
+                             std::to_string(received[r].size()) + " bytes of a rank sum from rank " +
+                             std::to_string(r) + " for " + std::to_string(count) + " values");
+    if (bytes > 0) std::memcpy(part.data(), received[r].data(), bytes);
+    for (std::size_t k = 0; k < count; ++k) values[k] = r == 0 ? part[k] : values[k] + part[k];
+  }
+  figures_.refresh_bytes += bytes * (received.size() - 1);
+  hook_seconds_ += seconds_since(start);
+}
+
 // Built at every call, one pass over the cells and the particles: a solver may sort again within its step
 // (PBF's iterations move the particles), and the view is used at once.
 template <typename Solver>
@@ -314,11 +340,6 @@ CellIndexView DistributedSph<Solver>::owned_fluid(const CellIndexView& all) {
 template <typename Solver>
 bool DistributedSph<Solver>::set_gauges(const std::vector<GaugeProbe>& probes) {
   refuse_unmeasurable_gauges<Solver>(probes);
-  for (const GaugeProbe& probe : probes)
-    if (probe.kind == GaugeKind::body)
-      throw std::invalid_argument(
-          "a body gauge cannot run over several ranks yet (docs/multi-rank.md): run "
-          "it as one process");
   solver_->set_gauges(probes);
   return true;
 }
@@ -329,6 +350,11 @@ void DistributedSph<Solver>::sample_gauges(std::vector<float>& values) {
   solver_->gauge_sums(sums);
   comm_.sum(std::span<double>(sums));
   solver_->gauges_from_sums(sums, values);
+}
+
+template <typename Solver>
+std::vector<BodyState> DistributedSph<Solver>::body_states() {
+  return solver_->fluid().solids.download_states();
 }
 
 template <typename Solver>

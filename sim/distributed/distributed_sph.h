@@ -17,8 +17,16 @@
 // support), and each of those densities is a sum over the neighbour's own neighbours (a second support).
 // The halo particles' own results are wrong at the halo's outer edge (their neighbourhoods are cut), which
 // is why they are dropped and why the maxima and averages skip them. Every rank keeps all the wall
-// particles (static). What this cannot do yet is refused when it is built (emitters, moving and floating
-// solids), with the feature named.
+// particles. What this cannot do yet is refused when it is built (emitters), with the feature named.
+//
+// Moving and floating solids: every rank keeps all of every solid's particles too (among the walls) and
+// moves them itself, rather than only those in its slab and halo: a solid's particles are a shell, few
+// beside the fluid (the scenes' bodies have hundreds to a few thousand), and a body that moves across a cut
+// then needs no migration of its particles, no halo of walls and no second index of them. A prescribed
+// pose is a function of the time, which is the same on every rank. A floating body's fluid force is
+// summed per particle over the fluid each rank owns, then over the ranks in rank order
+// (sum_in_rank_order), so every rank adds the same contacts and integrates the same motion, bit for bit;
+// a body gauge reads that state on any rank.
 //
 // Sums that one process takes over all its fluid once (the gauges after a step; a fixed solid's force, which
 // a force gauge reads, inside it) run on each rank over the particles it owns, through a cell index of
@@ -89,11 +97,13 @@ class DistributedSph final : public DistributedFluid {
   std::vector<NamedValue> solver_figures() const override { return solver_->named_figures(); }
   // Gauges (sim/sph/gauges.h, "On ranks"): each rank's sums over the fluid it owned in the last step, added
   // over the ranks (one all-reduce: every rank calls sample_gauges at the same steps), and the values from
-  // the totals on every rank. std::invalid_argument for a body gauge (a moving solid's) or a kind the
-  // solver cannot measure.
+  // the totals on every rank; a body gauge from the body's state, the same on every rank.
+  // std::invalid_argument for a kind the solver cannot measure.
   bool set_gauges(const std::vector<GaugeProbe>& probes) override;
   void sample_gauges(std::vector<float>& values) override;
   const Solver& solver() const { return *solver_; }
+  // The solids' states after the last step (the same bits on every rank).
+  std::vector<BodyState> body_states();
   Communicator& communicator() { return comm_; }
 
  private:
@@ -104,6 +114,7 @@ class DistributedSph final : public DistributedFluid {
   void refresh_halo(void* values, std::size_t value_bytes);
   void find_halo_slots();
   double owned_average(const float* values);
+  void sum_in_rank_order(double* values, std::size_t count);
   CellIndexView owned_fluid(const CellIndexView& all);
 
   Communicator& comm_;

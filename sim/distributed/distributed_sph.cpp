@@ -13,21 +13,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void refuse_unshared_features(const SphSetup& setup) {
-  const auto refuse = [](const std::string& feature) {
-    throw std::invalid_argument(feature + " cannot run over several ranks yet (docs/multi-rank.md): run it " +
-                                "as one process");
-  };
-  if (setup.emitter.present) refuse("an [[emitter]]");
-}
-
 }  // namespace
 
 template <typename Solver>
 DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup, DistributedOptions options,
                                        [[maybe_unused]] const Settings& settings)
     : comm_(comm), options_(options), halo_width_(2.0f * setup.params.support), exec_(ledger_) {
-  refuse_unshared_features(setup);
   if (options_.histogram_bins < 1) throw std::invalid_argument("the load balance needs at least one bin");
   const SphParameters& p = setup.params;
   slabs_ = first_slabs(p.domain_min, p.domain_max, setup.fluid.position, comm_.size(), options_);
@@ -55,9 +46,10 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
   }
   global_count_ = (long long)(owned_.size());
   comm_.sum(std::span<long long>(&global_count_, 1));
-  std::uint32_t max_id = 0;
-  for (std::uint32_t id : f.id) max_id = std::max(max_id, id);
-  is_owned_.assign(f.size() == 0 ? 0 : std::size_t(max_id) + 1, 0);
+  // By creation id: the setup's particles and those the emitter may create (ids from the setup's count on).
+  std::size_t id_count = setup.capacity();
+  for (std::uint32_t id : f.id) id_count = std::max(id_count, std::size_t(id) + 1);
+  is_owned_.assign(id_count, 0);
   slot_of_id_.assign(is_owned_.size(), 0);
   if constexpr (kWcsph) {
     // No previous step yet (w = 0), as the solver starts: the first step is an Euler step.
@@ -89,6 +81,7 @@ void DistributedSph<Solver>::step() {
     rebalance_slabs(comm_, slabs_, owned_, options_.histogram_bins, figures_);
     figures_.migration = migrate();
   }
+  emit_layer();
   halo_ = exchange_halo(comm_, slabs_, owned_, halo_width_, figures_.halo, halo_links_);
   halo_slots_found_ = false;
   load_solver();
@@ -121,6 +114,48 @@ void DistributedSph<Solver>::step() {
   exchange += seconds_since(after);
   add_step_to_totals(figures_, exchange);
   ++steps_;
+}
+
+// The emitter on ranks: one process's decision (FluidState::emit), taken by every rank from global figures,
+// and the layer's particles created by the ranks whose slabs they fall in. Every rank has the same clock
+// and schedule, so each finds the same layer due; the slot is occupied if any rank's owned fluid is in it
+// (one max over the ranks); the capacity is the whole run's, against the fluid of every rank. Every rank
+// then places the whole layer, as one process does, and keeps the particles in its slab, with one process's
+// creation ids (the schedule's next id onwards, the same on every rank). The solver is handed the schedule
+// afterwards: its own emit finds the layer already taken (next_layer is past it) and does nothing, and its
+// nozzle guide sees the same schedule as one process's.
+template <typename Solver>
+void DistributedSph<Solver>::emit_layer() {
+  FluidState<CpuExecutor>& fluid = solver_->fluid();
+  if (!fluid.emitter.present) return;
+  EmitterSchedule& schedule = fluid.schedule;
+  const EmitterSetup& emitter = fluid.emitter;
+  const double time_s = solver_->status().time_s;
+  const long long layer =
+      layer_to_emit(emitter, schedule, time_s, std::size_t(global_count_), fluid.capacity);
+  fluid.status.emitter_full = schedule.full;
+  if (layer < 0) return;
+  schedule.next_layer = layer + 1;
+  const EmitterNozzle& nozzle = emitter.nozzle;
+  const float advance = layer_advance(nozzle, layer, time_s);
+  unsigned long long occupied[1] = {0};
+  for (const Record& record : owned_)
+    if (in_layer_slot(nozzle, xyz(record.position), advance)) occupied[0] = 1;
+  comm_.max(occupied);
+  if (occupied[0] != 0) return;  // fluid still in the slot: skip this layer
+  for (std::uint32_t k = 0; k < nozzle.layer_size; ++k) {
+    Record record;
+    place_emitted_particle(nozzle, emitter.layer[k], advance, record.position, record.velocity);
+    if (slabs_.owner(component(record.position, slabs_.axis)) != comm_.rank()) continue;
+    record.id = schedule.next_id + k;
+    record.density = fluid.params.rest_density;
+    record.pressure = 0.0f;
+    owned_.push_back(record);  // DFSPH's warm-start sums and the Verlet state start at zero, as one process's
+  }
+  schedule.next_id += nozzle.layer_size;
+  global_count_ += nozzle.layer_size;
+  // The next time step must see the jet's speed (DFSPH and PBF choose it from status.max_speed).
+  if (fluid.status.max_speed < nozzle.speed) fluid.status.max_speed = nozzle.speed;
 }
 
 // Owned first, then the halo, into the solver's first slots; the solver sorts them by cell itself.

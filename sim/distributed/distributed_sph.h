@@ -17,7 +17,10 @@
 // support), and each of those densities is a sum over the neighbour's own neighbours (a second support).
 // The halo particles' own results are wrong at the halo's outer edge (their neighbourhoods are cut), which
 // is why they are dropped and why the maxima and averages skip them. Every rank keeps all the wall
-// particles. What this cannot do yet is refused when it is built (emitters), with the feature named.
+// particles.
+//
+// Emitters (emit_layer): every rank takes one process's decision from global figures and keeps the new
+// particles that fall in its slab, with one process's creation ids.
 //
 // Moving and floating solids: every rank keeps all of every solid's particles too (among the walls) and
 // moves them itself, rather than only those in its slab and halo: a solid's particles are a shell, few
@@ -56,6 +59,7 @@
 #include "sim/distributed/particle_exchange.h"
 #include "sim/distributed/slab_decomposition.h"
 #include "sim/sph/dfsph_solver.h"
+#include "sim/sph/emitter.h"
 #include "sim/sph/pbf_solver.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_solver.h"
@@ -87,7 +91,6 @@ class DistributedSph final : public DistributedFluid {
   using Record = std::conditional_t<kDfsph, DfsphParticleRecord, ParticleRecord>;
 
   // Every rank passes the same whole setup (each builds it from the scene); it keeps its slab's particles.
-  // Throws std::invalid_argument naming a feature the ranks cannot share yet.
   DistributedSph(Communicator& comm, const SphSetup& setup, DistributedOptions options = {},
                  const Settings& settings = {});
 
@@ -107,6 +110,7 @@ class DistributedSph final : public DistributedFluid {
   Communicator& communicator() { return comm_; }
 
  private:
+  void emit_layer();
   void load_solver();
   void keep_owned();
   ExchangeCount migrate();
@@ -124,7 +128,7 @@ class DistributedSph final : public DistributedFluid {
   CpuExecutor exec_;
   std::unique_ptr<Solver> solver_;
   std::vector<Record> owned_, halo_;
-  long long global_count_ = 0;  // fluid particles over every rank (no emitter: constant)
+  long long global_count_ = 0;  // fluid particles over every rank (the emitter adds to it)
   // By creation id, the particles this rank owned in the solver's last (or current) step: kept after the
   // step, so that the gauges count them, and cleared as the next step loads the solver.
   std::vector<std::uint8_t> is_owned_;

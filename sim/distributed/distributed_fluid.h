@@ -34,7 +34,8 @@ struct DistributedOptions {
 // This rank's figures, of the last step and summed over the run.
 struct DistributedFigures {
   ExchangeCount halo, migration;      // the last step's
-  std::size_t refresh_bytes = 0;      // the last step's halo refreshes inside the iterations, sent
+  std::size_t refresh_bytes = 0;      // the last step's halo refreshes inside the iterations and floating
+                                      // bodies' force sums over the ranks, sent
   int refreshes = 0;                  // the last step's (DFSPH and PBF; 0 for WCSPH and DEM)
   double exchange_seconds = 0;        // the last step's halo, refreshes, migration and collectives [s]
   double step_seconds = 0;            // the last step's solver work on this rank [s]

@@ -13,22 +13,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-void refuse_unshared_features(const SphSetup& setup) {
-  const auto refuse = [](const std::string& feature) {
-    throw std::invalid_argument(feature + " cannot run over several ranks yet (docs/multi-rank.md): run it " +
-                                "as one process");
-  };
-  if (setup.emitter.present) refuse("an [[emitter]]");
-  if (setup.solids.any_moving()) refuse("a moving or floating [[solid]]");
-}
-
 }  // namespace
 
 template <typename Solver>
 DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup, DistributedOptions options,
                                        [[maybe_unused]] const Settings& settings)
     : comm_(comm), options_(options), halo_width_(2.0f * setup.params.support), exec_(ledger_) {
-  refuse_unshared_features(setup);
   if (options_.histogram_bins < 1) throw std::invalid_argument("the load balance needs at least one bin");
   const SphParameters& p = setup.params;
   slabs_ = first_slabs(p.domain_min, p.domain_max, setup.fluid.position, comm_.size(), options_);
@@ -56,9 +46,10 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
   }
   global_count_ = (long long)(owned_.size());
   comm_.sum(std::span<long long>(&global_count_, 1));
-  std::uint32_t max_id = 0;
-  for (std::uint32_t id : f.id) max_id = std::max(max_id, id);
-  is_owned_.assign(f.size() == 0 ? 0 : std::size_t(max_id) + 1, 0);
+  // By creation id: the setup's particles and those the emitter may create (ids from the setup's count on).
+  std::size_t id_count = setup.capacity();
+  for (std::uint32_t id : f.id) id_count = std::max(id_count, std::size_t(id) + 1);
+  is_owned_.assign(id_count, 0);
   slot_of_id_.assign(is_owned_.size(), 0);
   if constexpr (kWcsph) {
     // No previous step yet (w = 0), as the solver starts: the first step is an Euler step.
@@ -68,12 +59,15 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
     });
     RankHooks hooks;  // WCSPH does not iterate: only the owned fluid's sums
     hooks.owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); };
+    hooks.sum_in_rank_order = [this](double* values, std::size_t count) { sum_in_rank_order(values, count); };
     solver_->set_rank_hooks(std::move(hooks));
   } else {
     solver_->set_rank_hooks(
         {.refresh_halo = [this](void* values, std::size_t value_bytes) { refresh_halo(values, value_bytes); },
          .owned_average = [this](const float* values) { return owned_average(values); },
-         .owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); }});
+         .owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); },
+         .sum_in_rank_order = [this](double* values,
+                                     std::size_t count) { sum_in_rank_order(values, count); }});
   }
   status_ = solver_->status();
 }
@@ -87,6 +81,7 @@ void DistributedSph<Solver>::step() {
     rebalance_slabs(comm_, slabs_, owned_, options_.histogram_bins, figures_);
     figures_.migration = migrate();
   }
+  emit_layer();
   halo_ = exchange_halo(comm_, slabs_, owned_, halo_width_, figures_.halo, halo_links_);
   halo_slots_found_ = false;
   load_solver();
@@ -119,6 +114,48 @@ void DistributedSph<Solver>::step() {
   exchange += seconds_since(after);
   add_step_to_totals(figures_, exchange);
   ++steps_;
+}
+
+// The emitter on ranks: one process's decision (FluidState::emit), taken by every rank from global figures,
+// and the layer's particles created by the ranks whose slabs they fall in. Every rank has the same clock
+// and schedule, so each finds the same layer due; the slot is occupied if any rank's owned fluid is in it
+// (one max over the ranks); the capacity is the whole run's, against the fluid of every rank. Every rank
+// then places the whole layer, as one process does, and keeps the particles in its slab, with one process's
+// creation ids (the schedule's next id onwards, the same on every rank). The solver is handed the schedule
+// afterwards: its own emit finds the layer already taken (next_layer is past it) and does nothing, and its
+// nozzle guide sees the same schedule as one process's.
+template <typename Solver>
+void DistributedSph<Solver>::emit_layer() {
+  FluidState<CpuExecutor>& fluid = solver_->fluid();
+  if (!fluid.emitter.present) return;
+  EmitterSchedule& schedule = fluid.schedule;
+  const EmitterSetup& emitter = fluid.emitter;
+  const double time_s = solver_->status().time_s;
+  const long long layer =
+      layer_to_emit(emitter, schedule, time_s, std::size_t(global_count_), fluid.capacity);
+  fluid.status.emitter_full = schedule.full;
+  if (layer < 0) return;
+  schedule.next_layer = layer + 1;
+  const EmitterNozzle& nozzle = emitter.nozzle;
+  const float advance = layer_advance(nozzle, layer, time_s);
+  unsigned long long occupied[1] = {0};
+  for (const Record& record : owned_)
+    if (in_layer_slot(nozzle, xyz(record.position), advance)) occupied[0] = 1;
+  comm_.max(occupied);
+  if (occupied[0] != 0) return;  // fluid still in the slot: skip this layer
+  for (std::uint32_t k = 0; k < nozzle.layer_size; ++k) {
+    Record record;
+    place_emitted_particle(nozzle, emitter.layer[k], advance, record.position, record.velocity);
+    if (slabs_.owner(component(record.position, slabs_.axis)) != comm_.rank()) continue;
+    record.id = schedule.next_id + k;
+    record.density = fluid.params.rest_density;
+    record.pressure = 0.0f;
+    owned_.push_back(record);  // DFSPH's warm-start sums and the Verlet state start at zero, as one process's
+  }
+  schedule.next_id += nozzle.layer_size;
+  global_count_ += nozzle.layer_size;
+  // The next time step must see the jet's speed (DFSPH and PBF choose it from status.max_speed).
+  if (fluid.status.max_speed < nozzle.speed) fluid.status.max_speed = nozzle.speed;
 }
 
 // Owned first, then the halo, into the solver's first slots; the solver sorts them by cell itself.
@@ -286,6 +323,30 @@ double DistributedSph<Solver>::owned_average(const float* values) {
   return total / double(global_count_);
 }
 
+// Every rank's values to every rank (an all-gather through the all-to-all), then added in rank order: every
+// rank adds the same numbers in the same order and gets the same bits (a floating body's force,
+// solid_bodies.h). The first rank's values start the sum, so that one rank returns its values untouched.
+template <typename Solver>
+void DistributedSph<Solver>::sum_in_rank_order(double* values, std::size_t count) {
+  const Clock::time_point start = Clock::now();
+  const std::size_t bytes = count * sizeof(double);
+  ByteBlocks to_rank(std::size_t(comm_.size()), std::vector<std::byte>(bytes));
+  for (std::vector<std::byte>& block : to_rank)
+    if (bytes > 0) std::memcpy(block.data(), values, bytes);
+  const ByteBlocks received = comm_.all_to_all(to_rank);
+  std::vector<double> part(count);
+  for (std::size_t r = 0; r < received.size(); ++r) {
+    if (received[r].size() != bytes)
+      throw std::logic_error("rank " + std::to_string(comm_.rank()) + " received " +
+                             std::to_string(received[r].size()) + " bytes of a rank sum from rank " +
+                             std::to_string(r) + " for " + std::to_string(count) + " values");
+    if (bytes > 0) std::memcpy(part.data(), received[r].data(), bytes);
+    for (std::size_t k = 0; k < count; ++k) values[k] = r == 0 ? part[k] : values[k] + part[k];
+  }
+  figures_.refresh_bytes += bytes * (received.size() - 1);
+  hook_seconds_ += seconds_since(start);
+}
+
 // Built at every call, one pass over the cells and the particles: a solver may sort again within its step
 // (PBF's iterations move the particles), and the view is used at once.
 template <typename Solver>
@@ -314,11 +375,6 @@ CellIndexView DistributedSph<Solver>::owned_fluid(const CellIndexView& all) {
 template <typename Solver>
 bool DistributedSph<Solver>::set_gauges(const std::vector<GaugeProbe>& probes) {
   refuse_unmeasurable_gauges<Solver>(probes);
-  for (const GaugeProbe& probe : probes)
-    if (probe.kind == GaugeKind::body)
-      throw std::invalid_argument(
-          "a body gauge cannot run over several ranks yet (docs/multi-rank.md): run "
-          "it as one process");
   solver_->set_gauges(probes);
   return true;
 }
@@ -329,6 +385,11 @@ void DistributedSph<Solver>::sample_gauges(std::vector<float>& values) {
   solver_->gauge_sums(sums);
   comm_.sum(std::span<double>(sums));
   solver_->gauges_from_sums(sums, values);
+}
+
+template <typename Solver>
+std::vector<BodyState> DistributedSph<Solver>::body_states() {
+  return solver_->fluid().solids.download_states();
 }
 
 template <typename Solver>

@@ -17,8 +17,19 @@
 // support), and each of those densities is a sum over the neighbour's own neighbours (a second support).
 // The halo particles' own results are wrong at the halo's outer edge (their neighbourhoods are cut), which
 // is why they are dropped and why the maxima and averages skip them. Every rank keeps all the wall
-// particles (static). What this cannot do yet is refused when it is built (emitters, moving and floating
-// solids), with the feature named.
+// particles.
+//
+// Emitters (emit_layer): every rank takes one process's decision from global figures and keeps the new
+// particles that fall in its slab, with one process's creation ids.
+//
+// Moving and floating solids: every rank keeps all of every solid's particles too (among the walls) and
+// moves them itself, rather than only those in its slab and halo: a solid's particles are a shell, few
+// beside the fluid (the scenes' bodies have hundreds to a few thousand), and a body that moves across a cut
+// then needs no migration of its particles, no halo of walls and no second index of them. A prescribed
+// pose is a function of the time, which is the same on every rank. A floating body's fluid force is
+// summed per particle over the fluid each rank owns, then over the ranks in rank order
+// (sum_in_rank_order), so every rank adds the same contacts and integrates the same motion, bit for bit;
+// a body gauge reads that state on any rank.
 //
 // Sums that one process takes over all its fluid once (the gauges after a step; a fixed solid's force, which
 // a force gauge reads, inside it) run on each rank over the particles it owns, through a cell index of
@@ -48,6 +59,7 @@
 #include "sim/distributed/particle_exchange.h"
 #include "sim/distributed/slab_decomposition.h"
 #include "sim/sph/dfsph_solver.h"
+#include "sim/sph/emitter.h"
 #include "sim/sph/pbf_solver.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_solver.h"
@@ -79,7 +91,6 @@ class DistributedSph final : public DistributedFluid {
   using Record = std::conditional_t<kDfsph, DfsphParticleRecord, ParticleRecord>;
 
   // Every rank passes the same whole setup (each builds it from the scene); it keeps its slab's particles.
-  // Throws std::invalid_argument naming a feature the ranks cannot share yet.
   DistributedSph(Communicator& comm, const SphSetup& setup, DistributedOptions options = {},
                  const Settings& settings = {});
 
@@ -89,14 +100,17 @@ class DistributedSph final : public DistributedFluid {
   std::vector<NamedValue> solver_figures() const override { return solver_->named_figures(); }
   // Gauges (sim/sph/gauges.h, "On ranks"): each rank's sums over the fluid it owned in the last step, added
   // over the ranks (one all-reduce: every rank calls sample_gauges at the same steps), and the values from
-  // the totals on every rank. std::invalid_argument for a body gauge (a moving solid's) or a kind the
-  // solver cannot measure.
+  // the totals on every rank; a body gauge from the body's state, the same on every rank.
+  // std::invalid_argument for a kind the solver cannot measure.
   bool set_gauges(const std::vector<GaugeProbe>& probes) override;
   void sample_gauges(std::vector<float>& values) override;
   const Solver& solver() const { return *solver_; }
+  // The solids' states after the last step (the same bits on every rank).
+  std::vector<BodyState> body_states();
   Communicator& communicator() { return comm_; }
 
  private:
+  void emit_layer();
   void load_solver();
   void keep_owned();
   ExchangeCount migrate();
@@ -104,6 +118,7 @@ class DistributedSph final : public DistributedFluid {
   void refresh_halo(void* values, std::size_t value_bytes);
   void find_halo_slots();
   double owned_average(const float* values);
+  void sum_in_rank_order(double* values, std::size_t count);
   CellIndexView owned_fluid(const CellIndexView& all);
 
   Communicator& comm_;
@@ -113,7 +128,7 @@ class DistributedSph final : public DistributedFluid {
   CpuExecutor exec_;
   std::unique_ptr<Solver> solver_;
   std::vector<Record> owned_, halo_;
-  long long global_count_ = 0;  // fluid particles over every rank (no emitter: constant)
+  long long global_count_ = 0;  // fluid particles over every rank (the emitter adds to it)
   // By creation id, the particles this rank owned in the solver's last (or current) step: kept after the
   // step, so that the gauges count them, and cleared as the next step loads the solver.
   std::vector<std::uint8_t> is_owned_;

@@ -97,6 +97,7 @@ class FluidSolver {
   void set_rank_hooks(RankHooks hooks) {
     static_assert(!Exec::kOnDevice, "a device transport would refresh the halo where it is");
     ranks_ = std::move(hooks);
+    if (ranks_.sum_in_rank_order) fluid_.solids.set_rank_sum(ranks_.sum_in_rank_order);
   }
   bool on_ranks() const { return ranks_.set(); }
 
@@ -187,11 +188,16 @@ class FluidSolver {
       std::copy(force, force + kForceGaugeValues, sums.begin() + gauge_sum_offsets_[g]);
     }
   }
-  void gauges_from_sums(const std::vector<double>& sums, std::vector<float>& values) const {
+  // A body gauge reads the body's state, which every rank holds whole (rank_hooks.h).
+  void gauges_from_sums(const std::vector<double>& sums, std::vector<float>& values) {
+    static_assert(!Exec::kOnDevice, "the ranks sum the gauges on the host");
     values.assign(gauge_values_count_, 0.0f);
-    for (std::size_t g = 0; g < host_probes_.size(); ++g)
-      gauge_from_sums(host_probes_[g], fluid_.params.spacing, sums.data() + gauge_sum_offsets_[g],
-                      values.data());
+    for (std::size_t g = 0; g < host_probes_.size(); ++g) {
+      const GaugeProbe& probe = host_probes_[g];
+      gauge_from_sums(probe, fluid_.params.spacing, sums.data() + gauge_sum_offsets_[g], values.data());
+      if (probe.kind == GaugeKind::body)
+        fluid_.solids.sample_body(probe.solid, values.data() + probe.first_value);
+    }
   }
 
   void sample_gauges(std::vector<float>& values) {

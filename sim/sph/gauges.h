@@ -193,7 +193,7 @@ SURGE_HD std::uint32_t gauge_sum_count(const GaugeProbe& probe, float spacing) {
     case GaugeKind::force:
       return 6u;
     default:
-      return 0u;  // a body gauge reads a moving solid, which the ranks do not share
+      return 0u;  // a body gauge reads its body's state, which every rank holds whole
   }
 }
 

@@ -12,6 +12,10 @@
 // the particles the rank owns, which the driver makes from the solver's index (owned_fluid), and the
 // driver adds the ranks' sums.
 //
+// A floating body is the exception: every rank holds all of its particles and integrates its motion, so
+// every rank needs the whole fluid force on it, in the same bits (sum_in_rank_order), not a part for the
+// driver to add later.
+//
 // Unset (one process, every executor but a distributed driver's) each call is one empty std::function test
 // per iteration on the host; a device executor never calls them.
 #pragma once
@@ -33,6 +37,10 @@ struct RankHooks {
   // The solver's fluid index `all` narrowed to the particles this rank owns: the same arrays, through the
   // view's sorted_order, with cells of owned particles only.
   std::function<CellIndexView(const CellIndexView& all)> owned_fluid;
+  // Replaces each of `count` values by its sum over every rank, added in rank order (0, 1, 2, ...) on
+  // every rank: the same bits everywhere, which an MPI_Allreduce does not promise (its order may differ
+  // from rank to rank).
+  std::function<void(double* values, std::size_t count)> sum_in_rank_order;
 
   bool set() const { return bool(owned_average); }
 };

@@ -28,7 +28,9 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/core/hd.h"
@@ -156,6 +158,12 @@ class SolidBodies {
     place_bodies(moving_count_, moving_particle_.data());
     exec_.build_boundary_index(grid, moving_position_, moving_count_);
     merge_static_and_moving(grid, boundary);
+  }
+
+  // Several ranks (rank_hooks.h): the sum over the ranks that a floating body's fluid force takes.
+  void set_rank_sum(std::function<void(double* values, std::size_t count)> sum_in_rank_order) {
+    static_assert(!Exec::kOnDevice, "the ranks sum on the host");
+    sum_in_rank_order_ = std::move(sum_in_rank_order);
   }
 
   // Which bodies a force gauge reads (besides the floating ones, always summed): their fluid force is then
@@ -300,12 +308,38 @@ class SolidBodies {
   }
 
   // Body b's fluid force, as particle_force_ holds it, into fluid_sums_; a floating body's state takes it
-  // plus the contacts.
+  // plus the contacts. On ranks fluid_sums_ stays this rank's part (a force gauge's ranks add it), and a
+  // floating body's particle forces are first summed over the ranks (add_fluid_forces_over_ranks).
   void finish_sums(std::uint32_t b, const GridGeometry& grid, const CellIndexView& boundary) {
     reduce(b, fluid_sums_.data() + kForceGaugeValues * b);
     if (bodies_[b].motion.kind != MotionKind::floating) return;
+    add_fluid_forces_over_ranks(b);
     particle_forces(NoFluidForce{}, true, grid, &boundary, b);
     reduce(b, body_sums(b));
+  }
+
+  // On ranks (rank_hooks.h), before a floating body's contacts and sums: each of its particles' fluid force
+  // is this rank's part, from the fluid it owns; summed over the ranks in rank order, it is the same on
+  // every rank, which then adds the same contacts (every rank holds all the wall particles) and integrates
+  // the same motion, bit for bit. Summed per particle rather than per body: on one rank float -> double ->
+  // float gives the same bits back, so the body's reduction is one process's, and so is its motion. It
+  // costs 24 bytes a body particle from every rank to every rank, each step. Nothing in one process.
+  void add_fluid_forces_over_ranks(std::uint32_t b) {
+    if constexpr (!Exec::kOnDevice) {
+      if (!sum_in_rank_order_) return;
+      const std::uint32_t first = bodies_[b].first, count = bodies_[b].count;
+      Vec4f* force = particle_force_.data() + first;
+      std::vector<double> components(3 * std::size_t(count));
+      for (std::uint32_t k = 0; k < count; ++k) {
+        components[3 * k] = force[k].x;
+        components[3 * k + 1] = force[k].y;
+        components[3 * k + 2] = force[k].z;
+      }
+      sum_in_rank_order_(components.data(), components.size());
+      for (std::uint32_t k = 0; k < count; ++k)
+        force[k] =
+            Vec4f{float(components[3 * k]), float(components[3 * k + 1]), float(components[3 * k + 2]), 0.0f};
+    }
   }
 
   // particle_force_[j] for body b's particles: the fluid's, plus contacts when `contacts` is given; added
@@ -503,6 +537,7 @@ class SolidBodies {
   Buffer<Vec4f> particle_force_;
   Buffer<double> fluid_sums_;  // per body: the fluid's force and moment of the last step it was summed
   std::vector<bool> summed_;   // per body: floating, or read by a force gauge
+  std::function<void(double* values, std::size_t count)> sum_in_rank_order_;  // on ranks only
 };
 
 }  // namespace surge

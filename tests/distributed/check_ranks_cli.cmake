@@ -1,10 +1,11 @@
 # `surge run` and `surge bench` under mpirun -np 2, as the README shows them: the .pvtp series reads back
 # (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
-# a one-process run), a feature the ranks cannot share is refused by name with exit 2, and the bench
-# reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
+# a one-process run), a feature the ranks cannot share (checkpoints) is refused by name with exit 2, and the
+# bench reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
 # runs and writes its series with the grains' radius; a gauged continuity-density dam break writes one
 # process's gauges.csv (header, rows) and frames every T seconds; the SPHERIC Test 2 scene runs with its
-# gauges; n-body is refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
+# gauges; moving and floating solids run with their body gauges; the fountain's emitter runs; n-body is
+# refused by name. Built without MPI: a launcher's environment with 2 ranks gets "this build has no MPI".
 # -DSURGE=... -DMPIEXEC=... (empty without MPI) -DSOURCE_DIR=... -DWORK=...
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -89,12 +90,13 @@ foreach(entry IN LISTS entries)
 endforeach()
 
 # A feature the ranks cannot share: refused by name before any step, exit 2, nothing written.
-execute_process(COMMAND ${mpirun} ${SURGE} run ${SOURCE_DIR}/scenes/fountain.toml --steps 2 --out ${WORK}/refused
+execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --steps 2 --checkpoint-every 1 --out ${WORK}/refused
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 2)
-  message(FATAL_ERROR "an emitter on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
+  message(FATAL_ERROR "checkpoints on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
 endif()
-expect_contains("${err}" "error: an [[emitter]] cannot run over several ranks" "an emitter on 2 ranks")
+expect_contains("${err}" "error: checkpoints (--checkpoint, --checkpoint-every, --checkpoint-every-time) cannot run over several ranks"
+                "checkpoints on 2 ranks")
 if(EXISTS ${WORK}/refused)
   message(FATAL_ERROR "a refused run created its output directory")
 endif()
@@ -187,6 +189,63 @@ list(GET spheric2_rows 0 spheric2_header)
 expect_contains("${spheric2_header}" "time_s,H1,H2,H3,H4,P1" "spheric2's gauges.csv on 2 ranks")
 if(NOT EXISTS ${WORK}/spheric2/spheric2_dam_break_000002.pvtp)
   message(FATAL_ERROR "spheric2 on 2 ranks wrote no third .pvtp frame")
+endif()
+
+# Moving and floating solids on 2 ranks (tests/distributed/solids_tank.toml: a piston oscillating at one end,
+# a floating box with body and force gauges): rank 0 writes one process's gauges.csv header and rows (to
+# t = 0.02 s, two samples of the gauges' 10 ms), the box's body gauge among them, and the box has moved.
+set(solids_scene ${SOURCE_DIR}/tests/distributed/solids_tank.toml)
+execute_process(COMMAND ${SURGE} run ${solids_scene} --backend cpu --time 0.02 --every 0 --out ${WORK}/solids_one
+                        --quiet
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the solids tank, one process: exit ${rc}\n${out}\n${err}")
+endif()
+surge_on_2_ranks(out run ${solids_scene} --time 0.02 --every 0 --out ${WORK}/solids_ranks)
+expect_contains("${out}" "wcsph, MPI (2 ranks)" "moving and floating solids on 2 ranks")
+file(STRINGS ${WORK}/solids_one/gauges.csv one_rows)
+file(STRINGS ${WORK}/solids_ranks/gauges.csv ranks_rows)
+list(GET one_rows 0 one_header)
+list(GET ranks_rows 0 ranks_header)
+if(NOT ranks_header STREQUAL one_header)
+  message(FATAL_ERROR "the solids tank's gauges.csv on 2 ranks has the header\n${ranks_header}\none process\n"
+                      "${one_header}")
+endif()
+expect_contains("${one_header}" "box_z,box_qw" "the solids tank's header")
+list(LENGTH one_rows one_count)
+list(LENGTH ranks_rows ranks_count)
+if(NOT ranks_count EQUAL one_count OR one_count LESS 3)
+  message(FATAL_ERROR "the solids tank's gauges.csv: ${ranks_count} lines on 2 ranks, ${one_count} in one "
+                      "process (header + 2 samples expected)")
+endif()
+# The box (its centre at z = 0.18 m at rest) has fallen onto the water by the last sample.
+list(GET ranks_rows -1 last_row)
+string(REPLACE "," ";" last_values "${last_row}")
+string(REPLACE "," ";" columns "${ranks_header}")
+list(FIND columns "box_z" z_column)
+list(GET last_values ${z_column} box_z)
+if(NOT box_z LESS 0.18)
+  message(FATAL_ERROR "the floating box on 2 ranks did not fall: box_z = ${box_z} at the last sample")
+endif()
+
+# The fountain's emitter on 2 ranks (a few layers): it runs, and every frame's pieces hold one process's
+# particles, the emitted ones included.
+set(fountain_scene ${SOURCE_DIR}/scenes/fountain.toml)
+one_process_count(${fountain_scene} fountain fountain_start)
+surge_on_2_ranks(out run ${fountain_scene} --steps 30 --every 30 --out ${WORK}/fountain)
+expect_contains("${out}" "wcsph, MPI (2 ranks)" "the fountain on 2 ranks")
+file(READ ${WORK}/fountain/fountain_000001.pvtp parallel)
+string(REGEX MATCHALL "Piece Source=\"[^\"]+\"" pieces "${parallel}")
+set(total 0)
+foreach(piece IN LISTS pieces)
+  string(REGEX REPLACE "Piece Source=\"([^\"]+)\"" "\\1" file "${piece}")
+  file(READ ${WORK}/fountain/${file} header LIMIT 4000)
+  string(REGEX MATCH "NumberOfPoints=\"([0-9]+)\"" found "${header}")
+  math(EXPR total "${total} + ${CMAKE_MATCH_1}")
+endforeach()
+if(NOT total GREATER fountain_start)
+  message(FATAL_ERROR "the fountain on 2 ranks emitted nothing in 30 steps: ${total} particles, ${fountain_start} "
+                      "at the start")
 endif()
 
 # n-body is not split (a distributed tree is another project): refused by name.

@@ -516,6 +516,236 @@ TEST(MpiRanks, GaugesMatchOneProcess) {
   }
 }
 
+// ---- Moving and floating solids ----
+//
+// The solids tank (tests/distributed/solids_tank.toml: a piston oscillating at one end, a floating box
+// dropped onto the water, summation density), with its body and force gauges on the box, sampled every
+// kSolidEvery steps. Every rank holds every solid's particles and moves them: the piston from the time, the
+// box by the fluid's force summed over every rank's owned fluid, per particle, in rank order
+// (SolidBodies::add_fluid_forces_over_ranks). So every rank must hold the same body states, bit for bit,
+// at every sample; one rank must equal one process bit for bit (bodies, gauges, particles); and on 2 and 3
+// ranks the gauges (the box's trajectory, velocities, force and torque among them) and the particles at the
+// end must lie within kSolidsOrderFactor times what one process differs from itself with its particles
+// reversed (plus kGaugeUlps of a value's magnitude, for a value the reversed run reproduces exactly).
+//
+// The factor is the continuity tests' 3: one reversed run is one sample of the order's effect, and the
+// ranks change the order of more sums than the reversal does (the body's force is a sum of per-rank
+// parts). Measured (2026-12-03, g++ 12 -O3, one thread per rank; 1,700 fluid particles; WCSPH 300 steps,
+// 0.092 s; DFSPH 150 steps, 0.15 s): the largest ratio of the ranks' difference to the reversed run's,
+// over every gauge value, 2.11 (WCSPH, 2 ranks: the orientation's qy), 2.54 (WCSPH, 3 ranks: qx, a
+// component of 5e-7, rounding itself), 2.12 and 2.31 (DFSPH, 2 and 3 ranks); the particles at the end
+// 0.2-1.2 times the reversed run's. Tried: with the ranks' parts of the box's force not summed (each rank
+// moving the box by its own part), rank 1 held other states than rank 0, the box's vertical force was off
+// by 7.3 N of 11 N and its speed by 0.36 m/s. One rank: bit for bit, as one process.
+constexpr int kSolidSteps = 300;
+constexpr int kDfsphSolidSteps = 150;  // DFSPH's steps are longer (its CFL limit is on the speed alone)
+constexpr int kSolidEvery = 10;
+constexpr double kSolidsOrderFactor = 3.0;
+
+// A body state's 19 numbers (pose, velocities, force, torque) as doubles, which hold a float exactly.
+void append_body_values(const BodyState& s, std::vector<double>& values) {
+  for (float v : {s.center.x, s.center.y, s.center.z, s.orientation.w, s.orientation.x, s.orientation.y,
+                  s.orientation.z, s.velocity.x, s.velocity.y, s.velocity.z, s.angular_velocity.x,
+                  s.angular_velocity.y, s.angular_velocity.z})
+    values.push_back(double(v));
+  for (int k = 0; k < 3; ++k) values.push_back(s.force[k]);
+  for (int k = 0; k < 3; ++k) values.push_back(s.torque[k]);
+}
+
+template <typename Solver, typename Settings>
+void expect_solids_match_one_process(const Settings& settings, int steps, const char* what) {
+  const Scene scene = load_scene(SURGE_SOURCE_DIR "/tests/distributed/solids_tank.toml");
+  const SphSetup setup = build_setup(scene);
+  ASSERT_TRUE(setup.solids.any(MotionKind::floating));
+  ASSERT_TRUE(setup.solids.any(MotionKind::oscillate));
+  const std::vector<GaugeProbe> probes = gauge_probes(scene.gauges);
+  const std::vector<std::string> columns = GaugeRecorder::columns(scene.gauges, false);
+  const DistributedOptions options{.rebalance_every = 20};
+  DistributedSph<Solver> ranks(*world, setup, options, settings);
+  ASSERT_TRUE(ranks.set_gauges(probes));
+  GaugeSeries on_ranks;
+  std::vector<double> body_series;  // this rank's body states at every sample, one after another
+  for (int s = 1; s <= steps; ++s) {
+    ranks.step();
+    if (s % kSolidEvery != 0) continue;
+    sample_into(ranks, on_ranks);
+    for (const BodyState& state : ranks.body_states()) append_body_values(state, body_series);
+  }
+  ASSERT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
+  const Totals totals = totals_over_ranks(ranks.figures());
+  expect_exchanges_exercised(totals, options, what);
+  // The box's fluid force is a sum over several ranks' fluid only if a cut passes under it.
+  const float box_x = setup.solids.bodies[1].initial.center.x;
+  if (world->size() > 1) {
+    EXPECT_TRUE(std::any_of(ranks.slabs().cuts.begin(), ranks.slabs().cuts.end(),
+                            [&](float cut) { return std::abs(cut - box_x) < 0.08f; }))
+        << what << ": no cut passes under the floating box";
+  }
+  const std::vector<ParticleRecord> at_end = gather_on_rank0(ranks);
+  const std::vector<double> every_body_series = gather_on_rank0(body_series);
+  if (world->rank() != 0) return;
+  ASSERT_EQ(every_body_series.size(), body_series.size() * std::size_t(world->size()));
+  for (int r = 1; r < world->size(); ++r) {
+    const std::vector<double> of_rank(
+        every_body_series.begin() + std::ptrdiff_t(r * body_series.size()),
+        every_body_series.begin() + std::ptrdiff_t((r + 1) * body_series.size()));
+    EXPECT_EQ(of_rank, body_series) << what << ": rank " << r << " holds other body states than rank 0";
+  }
+
+  TransferLedger ledger, reversed_ledger;
+  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
+  const std::unique_ptr<Solver> one_solver = one_process<Solver>(exec, setup, settings);
+  const std::unique_ptr<Solver> reversed_solver =
+      one_process<Solver>(reversed_exec, reversed(setup), settings);
+  Solver& one = *one_solver;
+  Solver& one_reversed = *reversed_solver;
+  one.set_gauges(probes);
+  one_reversed.set_gauges(probes);
+  GaugeSeries in_one, in_reversed;
+  std::vector<double> one_body_series;
+  for (int s = 1; s <= steps; ++s) {
+    one.step();
+    one_reversed.step();
+    if (s % kSolidEvery != 0) continue;
+    sample_into(one, in_one);
+    sample_into(one_reversed, in_reversed);
+    for (const BodyState& state : one.fluid().solids.download_states())
+      append_body_values(state, one_body_series);
+  }
+  ASSERT_EQ(one.status().step, ranks.status().step);
+  ParticleFrame reference;
+  one.download(reference);
+  const float rho0 = setup.params.rest_density;
+  const double spacing = setup.params.spacing;
+  const Difference end_difference = compare_by_id(at_end, reference, rho0, what);
+  const Difference order_difference = compare_by_id(records_of(one_reversed), reference, rho0, what);
+  print_difference(what, "one process", steps, one.status().time_s, end_difference, spacing);
+  print_difference("one process, its particles in reverse order", "one process", steps, one.status().time_s,
+                   order_difference, spacing);
+  const std::vector<double> box_start = [&] {
+    std::vector<double> values;
+    append_body_values(setup.solids.bodies[1].initial, values);
+    return values;
+  }();
+  std::printf("[ ranks ] %s: the box's centre fell %.4g m in %.4f s\n", what, box_start[2] - in_one.back()[2],
+              one.status().time_s);
+  EXPECT_LT(in_one.back()[2], box_start[2] - 0.1 * spacing) << what << ": the box fell into the water";
+  ASSERT_EQ(on_ranks.size(), in_one.size());
+  ASSERT_EQ(in_one.front().size(), columns.size() - 1);  // the time column aside
+  double largest_ratio = 0;
+  for (std::size_t k = 0; k < in_one.front().size(); ++k) {
+    const ValueDifference d = value_difference(on_ranks, in_one, k);
+    const ValueDifference order = value_difference(in_reversed, in_one, k);
+    if (order.difference > 0) largest_ratio = std::max(largest_ratio, d.difference / order.difference);
+    std::printf(
+        "[ ranks ] %s gauge %-15s %d ranks: max |value| %.4g, max |ranks - one| %.3g, max |reversed - "
+        "one| %.3g\n",
+        what, columns[k + 1].c_str(), world->size(), d.magnitude, d.difference, order.difference);
+    if (world->size() == 1) {
+      EXPECT_EQ(d.difference, 0.0) << what << ", " << columns[k + 1] << ": one rank sums as one process";
+    } else {
+      const double ulps = kGaugeUlps * std::numeric_limits<float>::epsilon() * d.magnitude;
+      EXPECT_LE(d.difference, kSolidsOrderFactor * order.difference + ulps) << what << ", " << columns[k + 1];
+    }
+  }
+  std::printf("[ ranks ] %s, %d ranks: largest gauge ratio ranks / reversed %.3g\n", what, world->size(),
+              largest_ratio);
+  if (world->size() == 1) {
+    EXPECT_EQ(body_series, one_body_series) << what << ": one rank moves the bodies as one process";
+    EXPECT_EQ(end_difference.position, 0.0) << what;
+    EXPECT_EQ(end_difference.velocity, 0.0) << what;
+    return;
+  }
+  EXPECT_LT(end_difference.position, kSolidsOrderFactor * order_difference.position) << what;
+  EXPECT_LT(end_difference.velocity, kSolidsOrderFactor * order_difference.velocity) << what;
+  EXPECT_LT(end_difference.density, kSolidsOrderFactor * order_difference.density) << what;
+  EXPECT_LT(end_difference.centroid, kSolidsOrderFactor * order_difference.centroid) << what;
+}
+
+TEST(MpiRanks, MovingAndFloatingSolidsMatchOneProcess) {
+  expect_solids_match_one_process<WcsphSolver<CpuExecutor>>(NoSolverSettings{}, kSolidSteps, "wcsph solids");
+}
+
+TEST(MpiRanks, DfsphMovingAndFloatingSolidsMatchOneProcess) {
+  expect_solids_match_one_process<DfsphSolver<CpuExecutor>>(DfsphParameters{}, kDfsphSolidSteps,
+                                                            "dfsph solids");
+}
+
+// ---- Emitters ----
+//
+// The emitter tank (tests/distributed/emitter_tank.toml: a nozzle over the 2-rank cut pouring water down
+// into a shallow pool, WCSPH and DFSPH). Every rank takes one process's emitter decision and keeps the
+// new particles in its slab (DistributedSph::emit_layer): the ranks must hold exactly one process's
+// particles, creation ids included (compare_by_id fails on a missing, doubled or unknown id); one rank
+// equals one process bit for bit; on 2 and 3 ranks the particles at the end lie within kEmitterOrderFactor
+// times what one process differs from itself with its particles reversed (the continuity tests' 3, for the
+// same reason: one reversed run is one sample of the order's effect). On 2 ranks each layer straddles the
+// cut, so both ranks create particles. Measured (2026-12-03, g++ 12 -O3, one thread per rank; 600 pool
+// particles, WCSPH 400 steps (65 emitted), DFSPH 150 steps (156 emitted)): every id as one process's; the
+// particles at the end at most 0.34 (WCSPH) and 1.29 (DFSPH, 3 ranks: the centre of mass) times the
+// reversed run's difference, which for DFSPH's splashing jet is itself 4 spacings.
+constexpr double kEmitterOrderFactor = 3.0;
+
+template <typename Solver, typename Settings>
+void expect_emitter_matches_one_process(const Settings& settings, int steps, const char* what) {
+  const SphSetup setup = build_setup(load_scene(SURGE_SOURCE_DIR "/tests/distributed/emitter_tank.toml"));
+  ASSERT_TRUE(setup.emitter.present);
+  const std::uint32_t first_emitted = setup.emitter.nozzle.first_id;
+  const DistributedOptions options{.rebalance_every = 20};
+  DistributedSph<Solver> ranks(*world, setup, options, settings);
+  for (int s = 0; s < steps; ++s) ranks.step();
+  ASSERT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
+  const std::vector<ParticleRecord> at_end = gather_on_rank0(ranks);
+  const ParticleFrame mine = ranks.owned_frame();
+  std::vector<long long> ranks_that_emitted = {
+      std::any_of(mine.id.begin(), mine.id.end(), [&](std::uint32_t id) { return id >= first_emitted; }) ? 1
+                                                                                                         : 0};
+  world->sum(ranks_that_emitted);
+  if (world->rank() != 0) return;
+
+  TransferLedger ledger, reversed_ledger;
+  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
+  const std::unique_ptr<Solver> one = one_process<Solver>(exec, setup, settings);
+  const std::unique_ptr<Solver> one_reversed = one_process<Solver>(reversed_exec, reversed(setup), settings);
+  for (int s = 0; s < steps; ++s) {
+    one->step();
+    one_reversed->step();
+  }
+  ParticleFrame reference;
+  one->download(reference);
+  const std::size_t emitted = reference.size() - setup.fluid.size();
+  std::printf("[ ranks ] %s, %d ranks: %zu particles emitted in %d steps (t = %.4f s); %lld ranks own some\n",
+              what, world->size(), emitted, steps, one->status().time_s, ranks_that_emitted[0]);
+  EXPECT_GT(emitted, 3 * std::size_t(setup.emitter.nozzle.layer_size)) << what << ": layers entered";
+  if (world->size() == 2) {
+    EXPECT_EQ(ranks_that_emitted[0], 2) << what << ": the layers straddle the cut";
+  }
+  const float rho0 = setup.params.rest_density;
+  const double spacing = setup.params.spacing;
+  const Difference end_difference = compare_by_id(at_end, reference, rho0, what);
+  const Difference order_difference = compare_by_id(records_of(*one_reversed), reference, rho0, what);
+  print_difference(what, "one process", steps, one->status().time_s, end_difference, spacing);
+  print_difference("one process, its particles in reverse order", "one process", steps, one->status().time_s,
+                   order_difference, spacing);
+  if (world->size() == 1) {
+    EXPECT_EQ(end_difference.position, 0.0) << what;
+    EXPECT_EQ(end_difference.velocity, 0.0) << what;
+    return;
+  }
+  EXPECT_LT(end_difference.position, kEmitterOrderFactor * order_difference.position) << what;
+  EXPECT_LT(end_difference.velocity, kEmitterOrderFactor * order_difference.velocity) << what;
+  EXPECT_LT(end_difference.density, kEmitterOrderFactor * order_difference.density) << what;
+  EXPECT_LT(end_difference.centroid, kEmitterOrderFactor * order_difference.centroid) << what;
+}
+
+TEST(MpiRanks, EmitterMatchesOneProcess) {
+  expect_emitter_matches_one_process<WcsphSolver<CpuExecutor>>(NoSolverSettings{}, 400, "wcsph emitter");
+}
+
+TEST(MpiRanks, DfsphEmitterMatchesOneProcess) {
+  expect_emitter_matches_one_process<DfsphSolver<CpuExecutor>>(DfsphParameters{}, 150, "dfsph emitter");
+}
+
 TEST(MpiRanks, ParticleCrossingTwoCutsGoesStraightToItsOwner) {
   if (world->size() < 3) GTEST_SKIP() << "needs 3 ranks for two cuts";
   SlabDecomposition slabs;

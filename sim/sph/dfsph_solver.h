@@ -2,7 +2,8 @@
 // it in OpenMP loops, CudaExecutor in CUDA kernels. The per-particle equations are in dfsph_physics.h.
 //
 //   sort by cell           neighbours of the current positions
-//   density, alpha_i       summation density and the DFSPH factor (eq. 11)
+//   density, alpha_i       summation density and the DFSPH factor (eq. 11), and the walls' terms of both
+//                          solves, constant through them (DfsphWallTerms)
 //   divergence solve       make D rho/Dt vanish for the current velocities (Algorithm 2)
 //   non-pressure forces    gravity, the stirring hand, viscosity, the walls' hydrostatic pressure; the time
 //   step
@@ -44,6 +45,7 @@ class DfsphSolver : public FluidSolver<Exec> {
       : FluidSolver<Exec>(exec, setup), dfsph_(dfsph) {
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(factor_, n);
+    exec.allocate(wall_terms_, n);
     exec.allocate(excess_, n);
     exec.allocate(q_, n);
     exec.allocate(q_density_sum_, n);
@@ -117,9 +119,10 @@ class DfsphSolver : public FluidSolver<Exec> {
 
     exec.begin(Stage::index);
     s.sort_by_cell(q_density_sum_, q_divergence_sum_);
-    // Positions stand still until integrate(): where the executor keeps neighbour lists, the pair gradients
-    // the solves read again and again are computed once here.
-    exec.cache_pair_gradients(kernel, s.position.data(), s.boundary.data(), s.n);
+    // Positions stand still until integrate(): where the executor keeps neighbour lists, the fluid pair
+    // gradients the solves read again and again are computed once here (their wall pairs are summed once, in
+    // the factor pass).
+    exec.cache_pair_gradients(kernel, s.position.data(), s.n);
     exec.end();
 
     exec.begin(Stage::density);
@@ -157,11 +160,13 @@ class DfsphSolver : public FluidSolver<Exec> {
     const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
     float* density = s.density.data();
     DfsphFactor* factor = factor_.data();
+    DfsphWallTerms* wall = wall_terms_.data();
     ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-      const DfsphFactor f = dfsph_factor(kernel, p, grid, fluid, boundary, i);
-      factor[i] = f;
-      density[i] = f.density;
+      const DfsphParticleTerms terms = dfsph_factor(kernel, p, grid, fluid, boundary, i);
+      factor[i] = terms.factor;
+      wall[i] = terms.wall;
+      density[i] = terms.factor.density;
     });
   }
 
@@ -266,8 +271,9 @@ class DfsphSolver : public FluidSolver<Exec> {
     FluidState<Exec>& s = fluid_;
     const SphParameters p = s.params;
     const GridGeometry grid = s.grid;
-    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const CellIndexView fluid = s.fluid_view();
     const DfsphFactor* factor = factor_.data();
+    const DfsphWallTerms* wall = wall_terms_.data();
     const Vec4f* velocity = s.velocity.data();
     const float* density = s.density.data();
     float* excess = excess_.data();
@@ -277,14 +283,14 @@ class DfsphSolver : public FluidSolver<Exec> {
     if (solve == Solve::divergence) {
       const float surface_count = dfsph_.surface_neighbor_count;
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-        float rate = density_rate(kernel, p, grid, fluid, velocity, boundary, i);
+        float rate = density_rate(kernel, p, grid, fluid, velocity, wall[i], i);
         if (rate < 0.0f || factor[i].neighbors < surface_count) rate = 0.0f;
         excess[i] = rate * dt;
         q[i] = weight * rate * factor[i].alpha / dt;
       });
     } else {
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-        const float predicted = density[i] + dt * density_rate(kernel, p, grid, fluid, velocity, boundary, i);
+        const float predicted = density[i] + dt * density_rate(kernel, p, grid, fluid, velocity, wall[i], i);
         const float e = fmaxf(predicted - p.rest_density, 0.0f);
         excess[i] = e;
         q[i] = weight * e * factor[i].alpha / (dt * dt);
@@ -333,13 +339,14 @@ class DfsphSolver : public FluidSolver<Exec> {
     FluidState<Exec>& s = fluid_;
     const SphParameters p = s.params;
     const GridGeometry grid = s.grid;
-    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const CellIndexView fluid = s.fluid_view();
+    const DfsphWallTerms* wall = wall_terms_.data();
     const float* q = q_.data();
     float* q_sum = q_sum_buffer.data();
     Vec4f* velocity = s.velocity.data();
     ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-      const Vec3f dv = pressure_velocity_change(kernel, p, grid, fluid, q, boundary, i, dt);
+      const Vec3f dv = pressure_velocity_change(kernel, p, grid, fluid, q, wall[i], i, dt);
       velocity[i].x += dv.x;
       velocity[i].y += dv.y;
       velocity[i].z += dv.z;
@@ -358,6 +365,7 @@ class DfsphSolver : public FluidSolver<Exec> {
  private:
   DfsphParameters dfsph_;
   Buffer<DfsphFactor> factor_;
+  Buffer<DfsphWallTerms> wall_terms_;
   Buffer<float> excess_, q_, q_density_sum_, q_divergence_sum_;
   Buffer<Vec4f> acceleration_;
   Figures figures_;

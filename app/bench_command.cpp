@@ -38,7 +38,8 @@ void check_stable(const StepStatus& status, std::size_t particles) {
                           std::to_string(particles) + " fluid particles)");
 }
 
-BenchRun measure(Simulation& simulation, const std::string& backend, const BenchOptions& options) {
+BenchRun measure(Simulation& simulation, const std::string& backend, const std::string& solver,
+                 const BenchOptions& options) {
   for (long i = 0; i < options.warmup; ++i) simulation.step();
   check_stable(simulation.status(), simulation.fluid_count());
   simulation.step_figures();  // waits for copies still in flight from the warm-up, so they are not counted
@@ -56,6 +57,7 @@ BenchRun measure(Simulation& simulation, const std::string& backend, const Bench
   run.fluid_particles = simulation.fluid_count();
   run.boundary_particles = simulation.boundary_count();
   run.backend = backend;
+  run.solver = solver;
   run.steps = options.steps;
   run.seconds = seconds;
   run.stages = simulation.stage_times();
@@ -125,7 +127,12 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "Where to step: cpu, gpu, or auto (the GPU when there is one)")
       ->check(CLI::IsMember(kBackendNames))
       ->capture_default_str();
-  bench->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
+  bench
+      ->add_option("--solver", options.solvers,
+                   "Replace the scene's solver: wcsph, dfsph or pbf; several, comma-separated, bench each in "
+                   "turn at every count into one record (wcsph,dfsph: a DFSPH density iteration against the "
+                   "WCSPH force pass)")
+      ->delimiter(',')
       ->check(CLI::IsMember(kSolverNames));
   bench
       ->add_option("--particles", options.particles,
@@ -206,11 +213,13 @@ BenchFrames print_frame_bench(const FrameBenchResult& result, const RenderOption
 }
 #endif
 
-int run_bench(const BenchOptions& options) {
-  // Under mpirun with several ranks: the slabs' benchmark (halo, exchange, imbalance, efficiency).
-  if (launched_on_several_ranks()) return run_bench_on_ranks(options);
+namespace {
+
+// One solver's runs at every count (and mode), into `record`; returns the exit code.
+int bench_solver(const BenchOptions& options, const std::string& solver, bool name_solver,
+                 BenchRecord& record, MemoryBandwidths& bandwidths) {
   Scene scene = load_scene(options.scene_path);
-  apply_solver_override(scene, options.solver);
+  apply_solver_override(scene, solver);
   if (options.cells_per_support > 0) scene.cells_per_support = options.cells_per_support;
   RenderOptions look = options.look;
   look.scene_look = scene.render;
@@ -220,7 +229,7 @@ int run_bench(const BenchOptions& options) {
   }
   // A particle count of 0 asks build_setup for the scene's own resolution.
   const std::vector<long> counts = options.particles.empty() ? std::vector<long>{0} : options.particles;
-  BenchRecord record{options.scene_path, scene.name, options.command_line, options.warmup, {}, {}};
+  record.scene_name = scene.name;
 
   // Without --modes: one backend, as --backend says. With them: every mode at every size.
   std::vector<ExecutionMode> modes = requested_modes(options.modes);
@@ -246,12 +255,13 @@ int run_bench(const BenchOptions& options) {
     }
   }
 
+  if (name_solver) std::cout << "solver " << solver_name(scene.solver) << '\n';
   if (!modes.empty()) {
     for (ExecutionMode mode : modes)
       std::cout << "mode " << mode_name(mode) << ": " << describe_mode(mode) << '\n';
     print_bench_header(std::cout);
   }
-  MemoryBandwidths bandwidths;
+  bool header_printed = false;
   for (const long count : counts) {
     double cpu_ms_per_step = 0.0;
     const std::size_t runs = modes.empty() ? 1 : modes.size();
@@ -260,12 +270,14 @@ int run_bench(const BenchOptions& options) {
                                   ? choose_backend(parse_backend_request(options.backend), scene,
                                                    simulation_options(options, count))
                                   : choose_mode(modes[m], scene, simulation_options(options, count));
-      if (modes.empty() && record.runs.empty()) {
+      if (modes.empty() && !header_printed) {
         std::cout << backend_line(backend) << '\n';
         print_bench_header(std::cout);
+        header_printed = true;
       }
       try {
-        record.runs.push_back(measure(*backend.simulation, mode_name(backend.mode), options));
+        record.runs.push_back(
+            measure(*backend.simulation, mode_name(backend.mode), solver_name(scene.solver), options));
       } catch (const UnstableBenchmark& e) {
         std::cerr << e.what() << '\n';
         return kExitUnstable;
@@ -287,6 +299,25 @@ int run_bench(const BenchOptions& options) {
 #endif
     }
   }
+  return kExitSuccess;
+}
+
+}  // namespace
+
+int run_bench(const BenchOptions& options) {
+  // Under mpirun with several ranks: the slabs' benchmark (halo, exchange, imbalance, efficiency).
+  if (launched_on_several_ranks()) return run_bench_on_ranks(options);
+  BenchRecord record{options.scene_path, "", options.command_line, options.warmup, {}, {}};
+  // No --solver: the scene's own (the empty override).
+  const std::vector<std::string> solvers =
+      options.solvers.empty() ? std::vector<std::string>{""} : options.solvers;
+  MemoryBandwidths bandwidths;
+  for (const std::string& solver : solvers) {
+    if (const int code = bench_solver(options, solver, solvers.size() > 1, record, bandwidths);
+        code != kExitSuccess)
+      return code;
+  }
+  print_density_iteration_costs(std::cout, record);
 
   if (!options.json_path.empty()) {
     const std::string text = bench_json(record).dump(2) + "\n";

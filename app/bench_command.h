@@ -23,8 +23,8 @@ inline RenderOptions full_hd_look() {
 struct BenchOptions {
   std::filesystem::path scene_path;
   std::string backend = "auto";
-  std::string solver;           // empty: the scene's; else replaces it (wcsph, dfsph, pbf)
-  std::vector<long> particles;  // empty: the scene's own resolution
+  std::vector<std::string> solvers;  // empty: the scene's; else each replaces it in turn (wcsph, dfsph, pbf)
+  std::vector<long> particles;       // empty: the scene's own resolution
   long steps = 100;
   long warmup = 20;
   std::filesystem::path json_path;    // empty: no JSON

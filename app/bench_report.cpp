@@ -141,7 +141,17 @@ nlohmann::ordered_json neighbors_json(const BenchRun& run) {
           {"pairs_per_s", number_or_null(pairs_per_s)}};
 }
 
-nlohmann::ordered_json run_json(const BenchRun& run) {
+nlohmann::ordered_json density_iteration_json(const BenchRun& run, const BenchRecord& record) {
+  const std::optional<DensityIterationCost> cost = density_iteration_cost(run, record);
+  if (!cost) return nullptr;
+  return {{"density_iterations_per_step", cost->density_iterations_per_step},
+          {"divergence_iterations_per_step", cost->divergence_iterations_per_step},
+          {"ms_per_density_iteration", cost->ms_per_density_iteration},
+          {"wcsph_force_pass_ms", number_or_null(cost->wcsph_force_pass_ms)},
+          {"density_iteration_over_force_pass", number_or_null(cost->iteration_over_force_pass())}};
+}
+
+nlohmann::ordered_json run_json(const BenchRun& run, const BenchRecord& record) {
   nlohmann::ordered_json stages = nlohmann::ordered_json::object();
   const std::array<StageShare, kStageCount> shares = stage_shares(run.stages);
   for (int k = 0; k < kStageCount; ++k) {
@@ -160,6 +170,7 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
       {"particles", run.fluid_particles},
       {"boundary_particles", run.boundary_particles},
       {"backend", run.backend},
+      {"solver", run.solver},
       {"steps", run.steps},
       {"ms_per_step", run.ms_per_step()},
       {"particle_steps_per_s", run.particle_steps_per_s()},
@@ -175,6 +186,7 @@ nlohmann::ordered_json run_json(const BenchRun& run) {
                                      ? nlohmann::ordered_json(run.step_floor_fraction())
                                      : nlohmann::ordered_json(nullptr)},
       {"neighbors", neighbors_json(run)},
+      {"density_solve", density_iteration_json(run, record)},
       {"parameters", parameters_json(run.parameters)}};
   if (!run.figures.empty()) {
     json["figures"] = figures_json(run.figures);
@@ -202,6 +214,40 @@ double BenchRun::step_floor_fraction() const {
   const double ms = ms_per_step();
   if (bytes <= 0 || memory_bandwidth <= 0 || ms <= 0) return 0.0;
   return 1e3 * bytes / memory_bandwidth / ms;
+}
+
+std::optional<DensityIterationCost> density_iteration_cost(const BenchRun& run, const BenchRecord& record) {
+  if (run.solver != "dfsph") return std::nullopt;
+  const std::optional<double> iterations = figure_value(run.figures, "density_iterations_mean");
+  const std::optional<double> ms = figure_value(run.figures, "density_iterations_ms_mean");
+  if (!iterations || !ms || *iterations <= 0) return std::nullopt;
+  DensityIterationCost cost;
+  cost.density_iterations_per_step = *iterations;
+  cost.divergence_iterations_per_step = figure_value(run.figures, "divergence_iterations_mean").value_or(0.0);
+  cost.ms_per_density_iteration = *ms / *iterations;
+  // WCSPH's forces stage is its one force pass (and the solids' reaction sums, none without solids).
+  for (const BenchRun& other : record.runs)
+    if (other.solver == "wcsph" && other.backend == run.backend &&
+        other.fluid_particles == run.fluid_particles && other.steps > 0)
+      cost.wcsph_force_pass_ms = other.stages.ms[int(Stage::forces)] / double(other.steps);
+  return cost;
+}
+
+void print_density_iteration_costs(std::ostream& out, const BenchRecord& record) {
+  for (const BenchRun& run : record.runs) {
+    const std::optional<DensityIterationCost> cost = density_iteration_cost(run, record);
+    if (!cost) continue;
+    out << "dfsph, " << with_thousands(std::int64_t(run.fluid_particles)) << " fluid particles, "
+        << run.backend << ": " << significant(cost->density_iterations_per_step, 4) << " density and "
+        << significant(cost->divergence_iterations_per_step, 4) << " divergence iterations a step, "
+        << fixed(cost->ms_per_density_iteration, 3) << " ms a density iteration";
+    if (const std::optional<double> ratio = cost->iteration_over_force_pass())
+      out << " = " << fixed(*ratio, 2) << "x the wcsph force pass (" << fixed(*cost->wcsph_force_pass_ms, 3)
+          << " ms)";
+    else
+      out << " (no wcsph run at this size to compare: --solver wcsph,dfsph)";
+    out << '\n';
+  }
 }
 
 void print_bench_header(std::ostream& out) {
@@ -274,7 +320,7 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
 
 nlohmann::ordered_json bench_json(const BenchRecord& record) {
   nlohmann::ordered_json runs = nlohmann::ordered_json::array();
-  for (const BenchRun& run : record.runs) runs.push_back(run_json(run));
+  for (const BenchRun& run : record.runs) runs.push_back(run_json(run, record));
   return {{"surge", {{"version", SURGE_VERSION}, {"commit", SURGE_GIT_COMMIT}}},
           {"date", utc_now_iso8601()},
           {"command_line", record.command_line},

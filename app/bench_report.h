@@ -27,6 +27,7 @@ struct BenchRun {
   std::size_t fluid_particles = 0;
   std::size_t boundary_particles = 0;
   std::string backend;   // "cpu" or "gpu", or the execution mode's name when modes are compared
+  std::string solver;    // wcsph, dfsph, pbf, ...
   long steps = 0;        // timed steps, after the warm-up
   double seconds = 0.0;  // wall time of the timed steps, up to the device being idle
   StageTimes stages;
@@ -72,5 +73,23 @@ struct BenchRecord {
 };
 
 nlohmann::ordered_json bench_json(const BenchRecord& record);
+
+// A DFSPH run's density solve per step and per iteration, beside the WCSPH force pass of the same record at
+// the same particle count and backend (`surge bench --solver wcsph,dfsph`): the performance issue's target of
+// one iteration for at most 1.5 force passes.
+struct DensityIterationCost {
+  double density_iterations_per_step = 0.0;     // mean over the timed steps
+  double divergence_iterations_per_step = 0.0;  // mean over the timed steps
+  double ms_per_density_iteration = 0.0;        // two neighbour passes, the reduction and its readback
+  std::optional<double> wcsph_force_pass_ms;    // the WCSPH run's forces stage per step; none without one
+  std::optional<double> iteration_over_force_pass() const {
+    if (!wcsph_force_pass_ms || *wcsph_force_pass_ms <= 0) return std::nullopt;
+    return ms_per_density_iteration / *wcsph_force_pass_ms;
+  }
+};
+// None for a run that is not DFSPH's or that timed no density iteration.
+std::optional<DensityIterationCost> density_iteration_cost(const BenchRun& run, const BenchRecord& record);
+// One line per DFSPH run of the record: iterations, ms per iteration and the ratio to the force pass.
+void print_density_iteration_costs(std::ostream& out, const BenchRecord& record);
 
 }  // namespace surge::app

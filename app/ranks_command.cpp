@@ -327,7 +327,8 @@ int run_scene_on_ranks(const RunOptions& options) {
 int run_bench_on_ranks(const BenchOptions& options) {
   if (!mpi_built()) open_world();
   Scene scene = load_scene(options.scene_path);
-  apply_solver_override(scene, options.solver);
+  if (options.solvers.size() > 1) refuse("several --solver names in one bench");
+  apply_solver_override(scene, options.solvers.empty() ? "" : options.solvers.front());
   if (options.cells_per_support > 0) scene.cells_per_support = options.cells_per_support;
   refuse_scene_for_ranks(scene, options.backend, options.modes.empty() ? "" : options.modes.front());
   if (options.particles.size() > 1) refuse("several --particles counts in one bench");

@@ -1,6 +1,7 @@
 #include "app/run_summary.h"
 
 #include <iomanip>
+#include <optional>
 
 #include "app/figure_report.h"
 #include "app/number_format.h"
@@ -98,6 +99,12 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
     out << "    " << std::left << std::setw(kLabelWidth + 10) << base << std::right
         << significant(std::get<double>(mean.value), 4) << " (" << significant(largest, 4) << ")\n";
   }
+  // DFSPH: the iterations' time over their number, the cost of one density iteration.
+  const std::optional<double> iterations = figure_value(s.figures, "density_iterations_mean");
+  const std::optional<double> iterations_ms = figure_value(s.figures, "density_iterations_ms_mean");
+  if (iterations && iterations_ms && *iterations > 0)
+    out << "    " << std::left << std::setw(kLabelWidth + 10) << "ms per density iteration" << std::right
+        << significant(*iterations_ms / *iterations, 4) << '\n';
   row(out, "bus traffic") << with_thousands(std::int64_t(s.bus_bytes)) << " bytes ("
                           << binary_bytes(s.bus_bytes) << ")\n";
   // The last step's figures; the tallied means and maxima are printed above.

@@ -10,7 +10,10 @@
 #             C2 at 3/4 spacings; dp01: the scene at dp 0.01 m)
 #   cost      the per-step cost of solids, a floating body and gauges at COST_PARTICLES (default 4M) fluid
 #             particles: the same tank with and without them, COST_STEPS steps each
-#   incompressible  DFSPH and PBF on scenes/spheric2dam.toml's tank at 3 and 4 spacings of support
+#   incompressible  DFSPH and PBF on scenes/spheric2dam.toml's tank at 3 and 4 spacings of support; then the
+#             dam break at 1M (cubic, support 2) benched as WCSPH and DFSPH in one record, after each of
+#             DFSPH_WARMUPS warm-up steps (default 0 and 100): DFSPH's iterations a step and ms per density
+#             iteration against the WCSPH force pass
 #   nbody     all-pairs gravity beside NVIDIA's nbody sample at 262,144 and 1,048,576 bodies
 #   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES; with
 #             PEER_CELLS=2 the scene with [resolution] cells_per_support = 2 (cells of half a support)
@@ -139,6 +142,16 @@ if want incompressible; then
       echo "exit $?"
       grep -E "particles|steps|wall time|instab|unstable|error|iterations|max" "$results/tank-$solver-$support.txt" | head -12
     done
+  done
+  # The performance issue's target 3: one density iteration costs at most 1.5 WCSPH force passes at the same N
+  # and support. One bench of both solvers, so the ratio is in one record (its "density_solve" entry).
+  for warmup in ${DFSPH_WARMUPS:-0 100}; do
+    stamp "dam break at 1M, wcsph then dfsph after $warmup warm-up steps: density iteration vs force pass"
+    timeout 200 $surge bench scenes/dam_break.toml --backend gpu --solver wcsph,dfsph --particles 1048576 \
+      --warmup "$warmup" --steps 20 --json "$results/dfsph-iteration-1M-warmup$warmup.json" \
+      > "$results/dfsph-iteration-1M-warmup$warmup.txt" 2>&1
+    echo "bench exit $?"
+    grep -E "^ +[0-9]|per step|^dfsph,|unstable" "$results/dfsph-iteration-1M-warmup$warmup.txt" | cut -c1-200
   done
 fi
 

@@ -374,7 +374,7 @@ py::object bench(const py::object& scene, std::vector<long> particles, long step
   options.steps = steps;
   options.warmup = warmup;
   options.backend = backend;
-  options.solver = solver;
+  if (!solver.empty()) options.solvers = {solver};
   options.json_path = temporary_json("bench");
   options.command_line = "surge.bench (Python)";
   const int code = app::run_bench(options);

@@ -172,22 +172,17 @@ class CpuExecutor {
     build_list(grid, boundary, fluid.positions, n, support * support, boundary_list_start_, boundary_list_);
     gradients_cached_ = false;
   }
-  // grad W of every listed pair at the current positions, for solvers whose positions stand still until the
-  // next list build (DFSPH): its iterations then read a gradient per pair instead of recomputing it.
+  // grad W of every listed fluid pair at the current positions, for solvers whose positions stand still until
+  // the next list build (DFSPH): its iterations then read a gradient per pair instead of recomputing it. (Its
+  // wall pairs it sums once a step, DfsphWallTerms: no wall gradient is read twice.)
   template <typename Kernel>
-  void cache_pair_gradients(const Kernel& kernel, const Vec4f* fluid_positions,
-                            const Vec4f* boundary_positions, std::uint32_t n) {
+  void cache_pair_gradients(const Kernel& kernel, const Vec4f* fluid_positions, std::uint32_t n) {
     fill_gradients(kernel, fluid_positions, fluid_positions, n, fluid_list_start_, fluid_list_,
                    fluid_gradient_);
-    fill_gradients(kernel, fluid_positions, boundary_positions, n, boundary_list_start_, boundary_list_,
-                   boundary_gradient_);
     gradients_cached_ = true;
   }
   const Vec4f* fluid_list_gradient() const {
     return gradients_cached_ ? fluid_gradient_.data() : nullptr;
-  }
-  const Vec4f* boundary_list_gradient() const {
-    return gradients_cached_ ? boundary_gradient_.data() : nullptr;
   }
   const std::uint32_t* fluid_list_start() const {
     return fluid_list_start_.data();
@@ -285,7 +280,7 @@ class CpuExecutor {
   CpuCellIndex index_;
   CpuCellIndex boundary_index_;
   std::vector<std::uint32_t> fluid_list_start_, fluid_list_, boundary_list_start_, boundary_list_;
-  std::vector<Vec4f> fluid_gradient_, boundary_gradient_;
+  std::vector<Vec4f> fluid_gradient_;
   bool gradients_cached_ = false;
   StageTimes times_;
   Stage stage_ = Stage::other;

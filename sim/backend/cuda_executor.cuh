@@ -276,9 +276,8 @@ class CudaExecutor {
   const std::uint32_t* boundary_list_start() const { return nullptr; }
   const std::uint32_t* boundary_list() const { return nullptr; }
   template <typename Kernel>
-  void cache_pair_gradients(const Kernel&, const Vec4f*, const Vec4f*, std::uint32_t) {}
+  void cache_pair_gradients(const Kernel&, const Vec4f*, std::uint32_t) {}
   const Vec4f* fluid_list_gradient() const { return nullptr; }
-  const Vec4f* boundary_list_gradient() const { return nullptr; }
   template <typename T>
   void reorder(Buffer<T>& values, Buffer<T>& scratch) {
     if (!reorder_) return;  // creation order kept: neighbor_order() gives the cell order

@@ -9,9 +9,10 @@
 
 namespace surge {
 
-// DfsphSolver: factor, excess, q and its two sums, acceleration. PbfSolver: previous and next positions,
-// next velocities, lambda and its sum, constraint, vorticity.
-inline constexpr std::size_t kDfsphExtraBytes = sizeof(DfsphFactor) + 4 * sizeof(float) + sizeof(Vec4f);
+// DfsphSolver: factor, wall terms, excess, q and its two sums, acceleration. PbfSolver: previous and next
+// positions, next velocities, lambda and its sum, constraint, vorticity.
+inline constexpr std::size_t kDfsphExtraBytes =
+    sizeof(DfsphFactor) + sizeof(DfsphWallTerms) + 4 * sizeof(float) + sizeof(Vec4f);
 inline constexpr std::size_t kPbfExtraBytes = 3 * sizeof(Vec4f) + 3 * sizeof(float) + sizeof(Vec3f);
 
 }  // namespace surge

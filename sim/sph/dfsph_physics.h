@@ -16,6 +16,13 @@
 // omega times these (jacobi_weight.h): 1 up to a support of 2 spacings; less beyond, where the neighbours'
 // pressures, set in the same Jacobi iteration, add up to many times the response alpha_i counts. Summed over
 // the iterations of a solve, q_i is the particle's pressure over density squared: p_i = q_i rho_i^2.
+//
+// The walls' part of both sums an iteration evaluates is constant through a step's solves, since positions
+// and wall velocities stand still until the step integrates: with G_i = rho0 sum_b V_b grad W_ib (the g_b
+// above) and c_i = rho0 sum_b V_b v_b . grad W_ib, the walls add v_i . G_i - c_i to D rho_i/Dt and 2 q_i G_i
+// to the pressure sum. The factor pass computes G_i and c_i once (DfsphWallTerms), so an iteration's two
+// neighbour passes visit the fluid neighbours only, as SPlisHSPlasH's DFSPH does with its precomputed
+// boundary gradients.
 #pragma once
 
 #include <cstdint>
@@ -37,20 +44,32 @@ struct DfsphFactor {
                   // loop
 };
 
+// The walls' terms of a particle for a step's solves (header comment): xyz = G_i = rho0 sum_b V_b grad W_ib,
+// w = c_i = rho0 sum_b V_b v_b . grad W_ib. One float4, a 16-byte load per iteration pass.
+struct DfsphWallTerms {
+  Vec4f sums;
+};
+
+// What the factor pass computes for one particle: its factor, density and wall terms.
+struct DfsphParticleTerms {
+  DfsphFactor factor;
+  DfsphWallTerms wall;
+};
+
 // alpha_i and the neighbour count. With the doubled wall term (header comment), q_i alone changes rho_i by
 // -dt^2 q_i ((g_f + 2 g_b) . (g_f + g_b) + s_i), g_f and g_b the fluid and wall parts of g_i; BK17 eq. 11 has
 // |g_f + g_b|^2 in place of the dot product. Where walls and fluid pull a particle in opposite directions the
 // dot product can fall below |g|^2 (even below zero): the larger of the two keeps q_i from overshooting
-// there.
+// there. The same wall loop sums the wall terms.
 template <typename Kernel>
-SURGE_HD DfsphFactor dfsph_factor(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                                  const CellIndexView& fluid, const CellIndexView& boundary,
-                                  std::uint32_t i) {
+SURGE_HD DfsphParticleTerms dfsph_factor(const Kernel& kernel, const SphParameters& params,
+                                         const GridGeometry& grid, const CellIndexView& fluid,
+                                         const CellIndexView& boundary, std::uint32_t i) {
   const Vec3f x_i = xyz(fluid.positions[i]);
   const float support2 = params.support * params.support;
   const float m = params.particle_mass;
   Vec3f g_fluid{}, g_wall{};
-  float s = 0.0f, count = 0.0f, fluid_w = 0.0f, wall_w = 0.0f;
+  float s = 0.0f, count = 0.0f, fluid_w = 0.0f, wall_w = 0.0f, wall_rate = 0.0f;
   for_each_neighbor_of(grid, fluid, i, x_i, support2, [&](std::uint32_t, Vec3f r_ij, float r2) {
     const float r = sqrtf(r2);
     const Vec3f grad = m * kernel.gradient(r_ij, r);
@@ -63,21 +82,23 @@ SURGE_HD DfsphFactor dfsph_factor(const Kernel& kernel, const SphParameters& par
     const float r = sqrtf(r2);
     const float volume = boundary.positions[b].w;
     wall_w += volume * kernel.value(r);
-    g_wall += (params.rest_density * volume) * kernel.gradient(r_ib, r);
+    const Vec3f grad = (params.rest_density * volume) * kernel.gradient(r_ib, r);
+    g_wall += grad;
+    wall_rate += dot(boundary_velocity(boundary, b), grad);
     count += 1.0f;
   });
   const float density = m * fluid_w + params.rest_density * wall_w;
   const Vec3f g = g_fluid + g_wall;
   const float response = fmaxf(dot(g_fluid + 2.0f * g_wall, g), length_squared(g)) + s;
   // A lone particle has g = s = 0: nothing can compress it, and it takes no pressure.
-  return {response > 1e-30f ? 1.0f / response : 0.0f, count, density};
+  return {{response > 1e-30f ? 1.0f / response : 0.0f, count, density}, {make_vec4(g_wall, wall_rate)}};
 }
 
 // D rho_i / Dt = sum_j m (v_i - v_j) . grad W_ij + sum_b rho0 V_b (v_i - v_b) . grad W_ib   (continuity
-// equation; v_b = 0 but on a moving solid)
+// equation; v_b = 0 but on a moving solid), the wall sum as v_i . G_i - c_i (DfsphWallTerms)
 template <typename Kernel>
 SURGE_HD float density_rate(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
-                            const CellIndexView& fluid, const Vec4f* velocity, const CellIndexView& boundary,
+                            const CellIndexView& fluid, const Vec4f* velocity, const DfsphWallTerms& wall,
                             std::uint32_t i) {
   const Vec3f x_i = xyz(fluid.positions[i]);
   const Vec3f v_i = xyz(velocity[i]);
@@ -86,18 +107,15 @@ SURGE_HD float density_rate(const Kernel& kernel, const SphParameters& params, c
   for_each_neighbor_gradient_of(grid, fluid, i, x_i, support2, kernel, [&](std::uint32_t j, Vec3f grad) {
     fluid_sum += dot(v_i - xyz(velocity[j]), grad);
   });
-  float boundary_sum = 0.0f;
-  for_each_neighbor_gradient_of(grid, boundary, i, x_i, support2, kernel, [&](std::uint32_t b, Vec3f grad) {
-    boundary_sum += boundary.positions[b].w * dot(v_i - boundary_velocity(boundary, b), grad);
-  });
-  return params.particle_mass * fluid_sum + params.rest_density * boundary_sum;
+  return params.particle_mass * fluid_sum + (dot(v_i, xyz(wall.sums)) - wall.sums.w);
 }
 
-// The velocity change dv_i of the pressure values q (BK17 eq. 9, written out in the header comment).
+// The velocity change dv_i of the pressure values q (BK17 eq. 9, written out in the header comment), the wall
+// sum as 2 q_i G_i (DfsphWallTerms).
 template <typename Kernel>
 SURGE_HD Vec3f pressure_velocity_change(const Kernel& kernel, const SphParameters& params,
                                         const GridGeometry& grid, const CellIndexView& fluid, const float* q,
-                                        const CellIndexView& boundary, std::uint32_t i, float dt) {
+                                        const DfsphWallTerms& wall, std::uint32_t i, float dt) {
   const Vec3f x_i = xyz(fluid.positions[i]);
   const float q_i = q[i];
   const float support2 = params.support * params.support;
@@ -106,14 +124,8 @@ SURGE_HD Vec3f pressure_velocity_change(const Kernel& kernel, const SphParameter
     const float q_sum = q_i + q[j];
     if (q_sum != 0.0f) fluid_sum += q_sum * grad;
   });
-  Vec3f boundary_sum{};
-  if (q_i != 0.0f) {
-    for_each_neighbor_gradient_of(grid, boundary, i, x_i, support2, kernel, [&](std::uint32_t b, Vec3f grad) {
-      boundary_sum += boundary.positions[b].w * grad;
-    });
-  }
   // q_i + q_b = 2 q_i for the part of q_b an iteration changes (header comment).
-  return (-dt) * (params.particle_mass * fluid_sum + (2.0f * params.rest_density * q_i) * boundary_sum);
+  return (-dt) * (params.particle_mass * fluid_sum + (2.0f * q_i) * xyz(wall.sums));
 }
 
 // Gravity, the stirring hand (wcsph_physics.h) and laminar viscosity (Morris et al. 1997, eq. 8, as used

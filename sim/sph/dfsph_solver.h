@@ -2,7 +2,8 @@
 // it in OpenMP loops, CudaExecutor in CUDA kernels. The per-particle equations are in dfsph_physics.h.
 //
 //   sort by cell           neighbours of the current positions
-//   density, alpha_i       summation density and the DFSPH factor (eq. 11)
+//   density, alpha_i       summation density and the DFSPH factor (eq. 11), and the walls' terms of both
+//                          solves, constant through them (DfsphWallTerms)
 //   divergence solve       make D rho/Dt vanish for the current velocities (Algorithm 2)
 //   non-pressure forces    gravity, the stirring hand, viscosity, the walls' hydrostatic pressure; the time
 //   step
@@ -23,6 +24,7 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -44,6 +46,7 @@ class DfsphSolver : public FluidSolver<Exec> {
       : FluidSolver<Exec>(exec, setup), dfsph_(dfsph) {
     const std::uint32_t n = fluid_.capacity;
     exec.allocate(factor_, n);
+    exec.allocate(wall_terms_, n);
     exec.allocate(excess_, n);
     exec.allocate(q_, n);
     exec.allocate(q_density_sum_, n);
@@ -91,6 +94,11 @@ class DfsphSolver : public FluidSolver<Exec> {
     int neighbor_passes = 0;
     double density_error = 0;     // average density excess reached, fraction of rho0
     double divergence_error = 0;  // average D rho/Dt * dt reached, fraction of rho0
+    // Wall time of the density solve's iterations (after its first error is known) [ms]. Each iteration ends
+    // by reading its average error back to the host, so the host clock spans exactly them on every
+    // executor, the GPU's included; over density_iterations it is the cost of one iteration: two neighbour
+    // passes, the reduction and its readback.
+    double density_iterations_ms = 0;
     std::vector<double>
         density_error_history;  // the density solve's error before each iteration and at the end
   };
@@ -100,6 +108,7 @@ class DfsphSolver : public FluidSolver<Exec> {
             {"density_error_percent", 100.0 * figures_.density_error},
             {"divergence_iterations", double(figures_.divergence_iterations)},
             {"divergence_error_percent", 100.0 * figures_.divergence_error},
+            {"density_iterations_ms", figures_.density_iterations_ms},
             {"neighbor_passes", double(figures_.neighbor_passes)}};
   }
 
@@ -117,9 +126,10 @@ class DfsphSolver : public FluidSolver<Exec> {
 
     exec.begin(Stage::index);
     s.sort_by_cell(q_density_sum_, q_divergence_sum_);
-    // Positions stand still until integrate(): where the executor keeps neighbour lists, the pair gradients
-    // the solves read again and again are computed once here.
-    exec.cache_pair_gradients(kernel, s.position.data(), s.boundary.data(), s.n);
+    // Positions stand still until integrate(): where the executor keeps neighbour lists, the fluid pair
+    // gradients the solves read again and again are computed once here (their wall pairs are summed once, in
+    // the factor pass).
+    exec.cache_pair_gradients(kernel, s.position.data(), s.n);
     exec.end();
 
     exec.begin(Stage::density);
@@ -157,11 +167,13 @@ class DfsphSolver : public FluidSolver<Exec> {
     const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
     float* density = s.density.data();
     DfsphFactor* factor = factor_.data();
+    DfsphWallTerms* wall = wall_terms_.data();
     ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-      const DfsphFactor f = dfsph_factor(kernel, p, grid, fluid, boundary, i);
-      factor[i] = f;
-      density[i] = f.density;
+      const DfsphParticleTerms terms = dfsph_factor(kernel, p, grid, fluid, boundary, i);
+      factor[i] = terms.factor;
+      wall[i] = terms.wall;
+      density[i] = terms.factor.density;
     });
   }
 
@@ -266,8 +278,9 @@ class DfsphSolver : public FluidSolver<Exec> {
     FluidState<Exec>& s = fluid_;
     const SphParameters p = s.params;
     const GridGeometry grid = s.grid;
-    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const CellIndexView fluid = s.fluid_view();
     const DfsphFactor* factor = factor_.data();
+    const DfsphWallTerms* wall = wall_terms_.data();
     const Vec4f* velocity = s.velocity.data();
     const float* density = s.density.data();
     float* excess = excess_.data();
@@ -277,14 +290,14 @@ class DfsphSolver : public FluidSolver<Exec> {
     if (solve == Solve::divergence) {
       const float surface_count = dfsph_.surface_neighbor_count;
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-        float rate = density_rate(kernel, p, grid, fluid, velocity, boundary, i);
+        float rate = density_rate(kernel, p, grid, fluid, velocity, wall[i], i);
         if (rate < 0.0f || factor[i].neighbors < surface_count) rate = 0.0f;
         excess[i] = rate * dt;
         q[i] = weight * rate * factor[i].alpha / dt;
       });
     } else {
       s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-        const float predicted = density[i] + dt * density_rate(kernel, p, grid, fluid, velocity, boundary, i);
+        const float predicted = density[i] + dt * density_rate(kernel, p, grid, fluid, velocity, wall[i], i);
         const float e = fmaxf(predicted - p.rest_density, 0.0f);
         excess[i] = e;
         q[i] = weight * e * factor[i].alpha / (dt * dt);
@@ -316,6 +329,7 @@ class DfsphSolver : public FluidSolver<Exec> {
     double error = compute_error(kernel, dt, solve);
     std::vector<double>& history = figures_.density_error_history;
     if (solve == Solve::density) history.assign(1, error);
+    const auto iterations_start = std::chrono::steady_clock::now();
     while ((error > double(target) || iterations < min_iterations) && iterations < dfsph_.max_iterations) {
       this->template refresh_halo<float>(q_);
       apply_pressure(kernel, dt, q_sum_buffer);
@@ -323,6 +337,10 @@ class DfsphSolver : public FluidSolver<Exec> {
       if (solve == Solve::density) history.push_back(error);
       ++iterations;
     }
+    if (solve == Solve::density)
+      figures_.density_iterations_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - iterations_start)
+              .count();
     error_reached = error;
     return iterations;
   }
@@ -333,13 +351,14 @@ class DfsphSolver : public FluidSolver<Exec> {
     FluidState<Exec>& s = fluid_;
     const SphParameters p = s.params;
     const GridGeometry grid = s.grid;
-    const CellIndexView fluid = s.fluid_view(), boundary = s.boundary_view();
+    const CellIndexView fluid = s.fluid_view();
+    const DfsphWallTerms* wall = wall_terms_.data();
     const float* q = q_.data();
     float* q_sum = q_sum_buffer.data();
     Vec4f* velocity = s.velocity.data();
     ++figures_.neighbor_passes;
     s.exec.for_each(s.n, [=] SURGE_LAMBDA(std::uint32_t i) {
-      const Vec3f dv = pressure_velocity_change(kernel, p, grid, fluid, q, boundary, i, dt);
+      const Vec3f dv = pressure_velocity_change(kernel, p, grid, fluid, q, wall[i], i, dt);
       velocity[i].x += dv.x;
       velocity[i].y += dv.y;
       velocity[i].z += dv.z;
@@ -358,6 +377,7 @@ class DfsphSolver : public FluidSolver<Exec> {
  private:
   DfsphParameters dfsph_;
   Buffer<DfsphFactor> factor_;
+  Buffer<DfsphWallTerms> wall_terms_;
   Buffer<float> excess_, q_, q_density_sum_, q_divergence_sum_;
   Buffer<Vec4f> acceleration_;
   Figures figures_;

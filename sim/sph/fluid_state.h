@@ -146,7 +146,6 @@ struct FluidState {
     if (!neighbor_lists) return view;
     view.list_start = exec.boundary_list_start();
     view.list = exec.boundary_list();
-    view.list_gradient = exec.boundary_list_gradient();
     return view;
   }
 

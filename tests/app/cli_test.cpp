@@ -793,6 +793,41 @@ TEST_F(Cli, SolverOptionRunsTheIncompressibleSolvers) {
   EXPECT_NE(bad.err.find("--solver"), std::string::npos) << bad.err;
 }
 
+// `bench --solver wcsph,dfsph` benches both solvers at each count into one record; the DFSPH run's
+// "density_solve" holds its iterations a step and the time of one density iteration, over the WCSPH run's
+// force pass (its forces stage) at the same count: the performance issue's ratio, read from one JSON. The run
+// summary prints the time of a density iteration too.
+TEST_F(Cli, BenchOfWcsphAndDfsphReportsADensityIterationAgainstTheForcePass) {
+  const Result r = surge({"bench", kDamBreak.string(), "--backend", "cpu", "--solver", "wcsph,dfsph",
+                          "--particles", "2000", "--steps", "3", "--warmup", "1", "--json", "bench.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "solver wcsph")) << r.out;
+  EXPECT_TRUE(contains(r.out, "solver dfsph")) << r.out;
+  EXPECT_TRUE(contains(r.out, "x the wcsph force pass")) << r.out;
+  const nlohmann::json runs = nlohmann::json::parse(read_text_file(dir_ / "bench.json"))["runs"];
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0]["solver"], "wcsph");
+  EXPECT_EQ(runs[1]["solver"], "dfsph");
+  EXPECT_TRUE(runs[0]["density_solve"].is_null());
+  const nlohmann::json& solve = runs[1]["density_solve"];
+  // BK17's (and the scene's) density solve runs at least two iterations a step.
+  EXPECT_GE(solve["density_iterations_per_step"].get<double>(), 2.0);
+  EXPECT_GE(solve["divergence_iterations_per_step"].get<double>(), 1.0);
+  const double iteration_ms = solve["ms_per_density_iteration"].get<double>();
+  EXPECT_GT(iteration_ms, 0.0);
+  const double force_pass_ms = runs[0]["stages"]["forces"]["ms_per_step"].get<double>();
+  EXPECT_DOUBLE_EQ(solve["wcsph_force_pass_ms"].get<double>(), force_pass_ms);
+  EXPECT_DOUBLE_EQ(solve["density_iteration_over_force_pass"].get<double>(), iteration_ms / force_pass_ms);
+  // The iterations' time is part of the forces stage, where DFSPH's solves are timed.
+  EXPECT_LT(iteration_ms * solve["density_iterations_per_step"].get<double>(),
+            runs[1]["stages"]["forces"]["ms_per_step"].get<double>());
+
+  const Result run = surge({"run", kDamBreak.string(), "--backend", "cpu", "--solver", "dfsph", "--particles",
+                            "2000", "--steps", "2", "--quiet"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.out, "ms per density iteration")) << run.out;
+}
+
 // ---- Offscreen frames (surge run --render / --video)
 
 // Width and height from a PNG file's IHDR chunk; {0, 0} when it is not a PNG.

@@ -118,7 +118,12 @@ TEST(Dfsph, HydrostaticTankHoldsDensityAndPressure) {
   // particles the solver's excess ignores. 0.02 % is twice the target; measured 0.013 %.
   EXPECT_LT(m.mean_density_error, 2e-4);
   EXPECT_LT(m.mean_speed, 0.02);  // settled: g dt = 0.01 m/s is the speed one step of free fall gives
-  EXPECT_GE(check_pressure_profile(m, setup, depth, 0.02), 15);
+  // DFSPH reads the upper layers low by an amount that drifts with time (-1.7 % at this window when the
+  // wall terms were summed in every iteration pass; docs/perf/2026-12-02-dfsph-hydrostatic-start.md), and a
+  // layer's average scatters by about 1 % around its neighbours'. Summing the same wall terms once a step,
+  // which changes only the rounding, moved one layer to -2.00 % (its neighbours -1.4 % and -0.7 %): 2.5 %
+  // bounds the deficit and the scatter together.
+  EXPECT_GE(check_pressure_profile(m, setup, depth, 0.025), 15);
 }
 
 // The water at rest of a box block (SphSetup::hydrostatic_pressure): each particle's rho0 g (top - z), the
@@ -254,11 +259,11 @@ TEST(Dfsph, DivergenceSolveRemovesAConvergingFlow) {
     double sum = 0;
     for (std::uint32_t i = 0; i < fluid.n; ++i) {
       // As the solver defines it: free-surface particles (too few neighbours) are not held to the target.
-      const DfsphFactor factor =
+      const DfsphParticleTerms terms =
           dfsph_factor(kernel, fluid.params, fluid.grid, fluid.fluid_view(), fluid.boundary_view(), i);
-      if (factor.neighbors < scene.dfsph.surface_neighbor_count) continue;
+      if (terms.factor.neighbors < scene.dfsph.surface_neighbor_count) continue;
       const float rate = density_rate(kernel, fluid.params, fluid.grid, fluid.fluid_view(),
-                                      fluid.velocity.data(), fluid.boundary_view(), i);
+                                      fluid.velocity.data(), terms.wall, i);
       sum += std::max(rate, 0.0f);
     }
     return sum / fluid.n * dt / fluid.params.rest_density;
@@ -273,6 +278,57 @@ TEST(Dfsph, DivergenceSolveRemovesAConvergingFlow) {
                 100 * after, solver.figures().divergence_iterations);
     EXPECT_GT(before, 10 * double(scene.dfsph.divergence_error));
     EXPECT_LE(after, double(scene.dfsph.divergence_error));
+    return 0;
+  });
+}
+
+// The walls' terms the factor pass stores (DfsphWallTerms) stand in for the wall sums of every iteration
+// pass: v_i . G_i - c_i must be sum_b rho0 V_b (v_i - v_b) . grad W_ib, and G_i must be rho0 sum_b V_b grad
+// W_ib, summed directly here for every particle of a tank at rest with a stirred velocity field (walls at
+// rest: c_i = 0; the moving solids' tests run the v_b part).
+TEST(Dfsph, StoredWallTermsEqualTheDirectWallSums) {
+  Scene scene = hydrostatic_tank("dfsph", 0.01f, 0.08f);
+  SphSetup setup = build_setup(scene);
+  for (std::size_t i = 0; i < setup.fluid.size(); ++i) {
+    const Vec3f x = xyz(setup.fluid.position[i]);
+    setup.fluid.velocity[i] =
+        make_vec4(Vec3f{std::sin(40.0f * x.y), std::cos(30.0f * x.z), x.x - 0.04f}, 0.0f);
+  }
+  CpuExecutor exec(*std::make_unique<TransferLedger>());
+  DfsphSolver<CpuExecutor> solver(exec, setup, scene.dfsph);
+  FluidState<CpuExecutor>& fluid = solver.fluid();
+  fluid.sort_by_cell();
+  with_kernel(setup.params.kernel, setup.params.support, [&](const auto& kernel) {
+    const SphParameters& p = fluid.params;
+    const CellIndexView boundary = fluid.boundary_view();
+    int near_walls = 0;
+    for (std::uint32_t i = 0; i < fluid.n; ++i) {
+      const Vec3f x_i = xyz(fluid.position[i]);
+      const Vec3f v_i = xyz(fluid.velocity[i]);
+      Vec3f gradient_sum{};
+      double rate = 0.0;
+      // The sums' scale, for float tolerances: terms of both signs cancel in them.
+      double gradient_scale = 0.0, rate_scale = 0.0;
+      for_each_neighbor(
+          fluid.grid, boundary, x_i, p.support * p.support, [&](std::uint32_t b, Vec3f r_ib, float r2) {
+            const Vec3f grad =
+                (p.rest_density * boundary.positions[b].w) * kernel.gradient(r_ib, std::sqrt(r2));
+            gradient_sum += grad;
+            rate += double(dot(v_i, grad));
+            gradient_scale += std::sqrt(double(length_squared(grad)));
+            rate_scale += std::sqrt(double(length_squared(v_i)) * double(length_squared(grad)));
+          });
+      const DfsphWallTerms wall = dfsph_factor(kernel, p, fluid.grid, fluid.fluid_view(), boundary, i).wall;
+      const double tolerance = 1e-5 * gradient_scale;
+      EXPECT_NEAR(wall.sums.x, gradient_sum.x, tolerance) << i;
+      EXPECT_NEAR(wall.sums.y, gradient_sum.y, tolerance) << i;
+      EXPECT_NEAR(wall.sums.z, gradient_sum.z, tolerance) << i;
+      EXPECT_EQ(wall.sums.w, 0.0f) << i;
+      EXPECT_NEAR(dot(v_i, xyz(wall.sums)) - wall.sums.w, rate, 1e-5 * rate_scale) << i;
+      if (gradient_scale > 0.0) ++near_walls;
+    }
+    // The check is not empty: a tank 8 spacings wide has most of its particles within reach of a wall.
+    EXPECT_GT(near_walls, int(fluid.n) / 2);
     return 0;
   });
 }

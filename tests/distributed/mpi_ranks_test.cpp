@@ -199,6 +199,21 @@ struct Bounds {
   double position_spacings, velocity, density;  // the largest |dx| / spacing, |dv| [m/s], |drho| / rho0
 };
 
+// The particles at the end of a run on the ranks against one process's (`end`): one rank sums as one process,
+// to the bit; more ranks within `factor` times what one process differs from itself reversed (`order`).
+void expect_ranks_within_order(const Difference& end, const Difference& order, double factor,
+                               const char* what) {
+  if (world->size() == 1) {
+    EXPECT_EQ(end.position, 0.0) << what;
+    EXPECT_EQ(end.velocity, 0.0) << what;
+    return;
+  }
+  EXPECT_LT(end.position, factor * order.position) << what;
+  EXPECT_LT(end.velocity, factor * order.velocity) << what;
+  EXPECT_LT(end.density, factor * order.density) << what;
+  EXPECT_LT(end.centroid, factor * order.centroid) << what;
+}
+
 template <typename Solver>
 std::vector<ParticleRecord> records_of(Solver& solver) {
   ParticleFrame frame;
@@ -652,14 +667,8 @@ void expect_solids_match_one_process(const Settings& settings, int steps, const 
               largest_ratio);
   if (world->size() == 1) {
     EXPECT_EQ(body_series, one_body_series) << what << ": one rank moves the bodies as one process";
-    EXPECT_EQ(end_difference.position, 0.0) << what;
-    EXPECT_EQ(end_difference.velocity, 0.0) << what;
-    return;
   }
-  EXPECT_LT(end_difference.position, kSolidsOrderFactor * order_difference.position) << what;
-  EXPECT_LT(end_difference.velocity, kSolidsOrderFactor * order_difference.velocity) << what;
-  EXPECT_LT(end_difference.density, kSolidsOrderFactor * order_difference.density) << what;
-  EXPECT_LT(end_difference.centroid, kSolidsOrderFactor * order_difference.centroid) << what;
+  expect_ranks_within_order(end_difference, order_difference, kSolidsOrderFactor, what);
 }
 
 TEST(MpiRanks, MovingAndFloatingSolidsMatchOneProcess) {
@@ -727,15 +736,7 @@ void expect_emitter_matches_one_process(const Settings& settings, int steps, con
   print_difference(what, "one process", steps, one->status().time_s, end_difference, spacing);
   print_difference("one process, its particles in reverse order", "one process", steps, one->status().time_s,
                    order_difference, spacing);
-  if (world->size() == 1) {
-    EXPECT_EQ(end_difference.position, 0.0) << what;
-    EXPECT_EQ(end_difference.velocity, 0.0) << what;
-    return;
-  }
-  EXPECT_LT(end_difference.position, kEmitterOrderFactor * order_difference.position) << what;
-  EXPECT_LT(end_difference.velocity, kEmitterOrderFactor * order_difference.velocity) << what;
-  EXPECT_LT(end_difference.density, kEmitterOrderFactor * order_difference.density) << what;
-  EXPECT_LT(end_difference.centroid, kEmitterOrderFactor * order_difference.centroid) << what;
+  expect_ranks_within_order(end_difference, order_difference, kEmitterOrderFactor, what);
 }
 
 TEST(MpiRanks, EmitterMatchesOneProcess) {

@@ -791,13 +791,19 @@ std::vector<float> FluidSurface::read_water_shadow_map() const {
   return out;
 }
 
-std::vector<float> FluidSurface::read_thickness(bool blurred) const {
+std::vector<float> FluidSurface::read_thickness_texels(bool blurred) const {
   const unsigned texture = blurred ? blurred_thickness_[1] : thickness_;
-  std::vector<float> low(std::size_t(thickness_width_) * std::size_t(thickness_height_));
+  std::vector<float> texels(std::size_t(thickness_width_) * std::size_t(thickness_height_));
+  if (texels.empty()) return texels;
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(texels.size() * sizeof(float)), texels.data());
+  return texels;
+}
+
+std::vector<float> FluidSurface::read_thickness(bool blurred) const {
   std::vector<float> out(std::size_t(width_) * std::size_t(height_));
   if (out.empty()) return out;
-  glPixelStorei(GL_PACK_ALIGNMENT, 4);
-  glGetTextureImage(texture, 0, GL_RED, GL_FLOAT, GLsizei(low.size() * sizeof(float)), low.data());
+  const std::vector<float> low = read_thickness_texels(blurred);
   // Bilinear, from the texel centres, clamped at the edges: as the composite's texture() reads it.
   const auto at = [&](int x, int y) {
     x = std::clamp(x, 0, thickness_width_ - 1);

@@ -62,6 +62,8 @@ class FluidSurface {
   // the blur, brought up from its lower resolution as the composite reads it (bilinear).
   std::vector<float> read_depth(bool smoothed) const;
   std::vector<float> read_thickness(bool blurred = true) const;
+  // The thickness as its pass left it: its own (lower) resolution, rows from the bottom.
+  std::vector<float> read_thickness_texels(bool blurred = false) const;
   // The water's shadow map the floor read in the last frame, depth from the light in [0, 1] (1: no water),
   // water_shadow_map_side() squared, rows from the bottom; empty when no shadow was drawn.
   std::vector<float> read_water_shadow_map() const;

@@ -25,6 +25,16 @@ uniform int u_at_front;           // 1: the point at the sphere's nearest point 
 out vec3 v_center_eye;  // sphere centre in eye space
 out float v_radius;     // [m]
 out float v_area_share; // the sphere's projected area over the point's (below 1 only for spheres under a pixel)
+// The sprite as the fragment shaders measure it: its centre in window coordinates [px] and its side [px].
+// They find each pixel's place on the sphere's disc from gl_FragCoord and these, not from gl_PointCoord:
+// GL leaves a point's size granularity and its centre's snapping to the implementation, and NVIDIA's
+// rasteriser and Mesa's placed gl_PointCoord apart by enough to move a 3 px sprite's chords by percents.
+// So the point is drawn kPointMargin px wider than the sprite, and the disc test alone decides coverage:
+// the pixels and values are then those fluid_splat.comp computes, on any rasteriser.
+flat out vec2 v_window;
+flat out float v_size;
+
+const float kPointMargin = 2.0;  // covers a centre snapped to the pixel grid (0.5 px) and a size rounded down
 
 void main() {
   vec4 center_eye = u_view * vec4(in_position.xyz, 1.0);
@@ -36,8 +46,10 @@ void main() {
   // A point covers at least a pixel. A sphere smaller than that (far away, or in the thickness's coarser
   // target) is drawn a pixel wide, its chords scaled by the ratio of the areas: it adds the water it holds
   // and no more (fluid_thickness.frag).
-  gl_PointSize = max(diameter_px, 1.0);
-  v_area_share = diameter_px > 0.0 ? diameter_px * diameter_px / (gl_PointSize * gl_PointSize) : 1.0;
+  v_size = max(diameter_px, 1.0);
+  v_area_share = diameter_px > 0.0 ? diameter_px * diameter_px / (v_size * v_size) : 1.0;
+  v_window = (gl_Position.xy / gl_Position.w * 0.5 + 0.5) * u_viewport;
+  gl_PointSize = v_size + kPointMargin;
   if (u_at_front != 0) {
     // The point's depth is that of the sphere's nearest point (not its centre's), so every depth its
     // fragments write is at or behind it: the fragment shaders declare so (layout(depth_greater)), and
@@ -48,7 +60,7 @@ void main() {
   }
   if (u_select == 0 || gl_Position.w <= 0.0) return;
   if (u_select == 3) {
-    gl_PointSize = max(2.0, u_spray_size * gl_PointSize);
+    gl_PointSize = max(2.0, u_spray_size * v_size);
     return;
   }
   vec2 thickness_size = vec2(textureSize(u_thickness, 0));
@@ -56,7 +68,7 @@ void main() {
   ivec2 last = ivec2(thickness_size) - 1;
   float most = texelFetch(u_thickness, clamp(ivec2(pixel), ivec2(0), last), 0).r;
   // Three radii (beyond the particle's own disc), in the thickness's pixels.
-  float ring_px = 1.5 * gl_PointSize * thickness_size.y / u_viewport.y;
+  float ring_px = 1.5 * v_size * thickness_size.y / u_viewport.y;
   for (int k = 0; k < 8; ++k) {
     float angle = 0.785398 * float(k);
     ivec2 texel = clamp(ivec2(pixel + ring_px * vec2(cos(angle), sin(angle))), ivec2(0), last);
@@ -69,5 +81,5 @@ void main() {
     gl_PointSize = 1.0;
     return;
   }
-  if (u_select == 2) gl_PointSize = max(2.0, u_spray_size * gl_PointSize);
+  if (u_select == 2) gl_PointSize = max(2.0, u_spray_size * v_size);
 }

@@ -4,6 +4,8 @@
 
 in vec3 v_center_eye;
 in float v_radius;  // [m]
+flat in vec2 v_window;  // [px] the sprite's centre
+flat in float v_size;   // [px] the sprite's side
 
 uniform mat4 u_projection;
 
@@ -12,7 +14,8 @@ uniform mat4 u_projection;
 layout(depth_greater) out float gl_FragDepth;
 
 void main() {
-  vec2 disc = vec2(2.0 * gl_PointCoord.x - 1.0, 1.0 - 2.0 * gl_PointCoord.y);
+  // The pixel's place on the disc, from the sprite's exact centre and size (fluid_particle.vert says why).
+  vec2 disc = 2.0 * (gl_FragCoord.xy - v_window) / v_size;
   float r2 = dot(disc, disc);
   if (r2 > 1.0) discard;
   vec3 surface = v_center_eye + v_radius * vec3(disc, sqrt(1.0 - r2));

@@ -6,6 +6,8 @@
 
 in vec3 v_center_eye;
 in float v_radius;  // [m]
+flat in vec2 v_window;  // [px] the sprite's centre
+flat in float v_size;   // [px] the sprite's side
 in float v_area_share;  // below 1 for a sphere drawn larger than it projects (fluid_particle.vert)
 
 uniform float u_fill_correction;
@@ -13,7 +15,8 @@ uniform float u_fill_correction;
 out float out_thickness;  // [m]
 
 void main() {
-  vec2 disc = vec2(2.0 * gl_PointCoord.x - 1.0, 1.0 - 2.0 * gl_PointCoord.y);
+  // The pixel's place on the disc, from the sprite's exact centre and size (fluid_particle.vert says why).
+  vec2 disc = 2.0 * (gl_FragCoord.xy - v_window) / v_size;
   float r2 = dot(disc, disc);
   if (r2 > 1.0) discard;
   out_thickness = u_fill_correction * 2.0 * v_radius * sqrt(1.0 - r2) * v_area_share;

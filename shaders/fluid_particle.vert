@@ -58,6 +58,13 @@ void main() {
     vec4 front = u_projection * vec4(center_eye.xy, center_eye.z + u_radius, 1.0);
     gl_Position.z = max(front.z / front.w, -1.0) * gl_Position.w;
   }
+  if (any(greaterThan(abs(gl_Position.xy), vec2(gl_Position.w)))) {
+    // GL discards a point whose centre lies outside the clip volume (GL 4.5 core, section 13.5), as Mesa
+    // does; NVIDIA's rasteriser draws the part in view of a wide one whose centre is off the frame's side.
+    // Beyond the far plane every rasteriser discards it whole, as fluid_splat.comp does.
+    gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+    return;
+  }
   if (u_select == 0 || gl_Position.w <= 0.0) return;
   if (u_select == 3) {
     gl_PointSize = max(2.0, u_spray_size * v_size);

@@ -251,6 +251,7 @@ struct FootprintError {
 // One particle's sprite in a target of `width` x `height` px, computed in double from the same formulas.
 struct ExactSprite {
   double window_x, window_y, size, area_share, center_eye_z;
+  bool in_frame;  // its centre in the view: GL draws a point whose centre is outside not at all
 };
 
 ExactSprite exact_sprite(const render::Mat4& view, const render::Mat4& projection, const Vec4f& p,
@@ -266,8 +267,12 @@ ExactSprite exact_sprite(const render::Mat4& view, const render::Mat4& projectio
   }
   const double diameter = radius * projection.at(1, 1) * height / clip[3];
   const double size = std::max(diameter, 1.0);
-  return {(clip[0] / clip[3] * 0.5 + 0.5) * width, (clip[1] / clip[3] * 0.5 + 0.5) * height, size,
-          diameter * diameter / (size * size), eye[2]};
+  return {(clip[0] / clip[3] * 0.5 + 0.5) * width,
+          (clip[1] / clip[3] * 0.5 + 0.5) * height,
+          size,
+          diameter * diameter / (size * size),
+          eye[2],
+          std::abs(clip[0]) <= clip[3] && std::abs(clip[1]) <= clip[3]};
 }
 
 // Compares a pass's image (bottom row first; depth: [m] in front of the eye; thickness: [m] of water) with
@@ -279,6 +284,7 @@ FootprintError footprint_error(const std::vector<ExactSprite>& sprites, const st
   FootprintError out;
   std::vector<double> exact(std::size_t(width) * height, -1.0);  // -1: on no disc; NaN: on a rim
   for (const ExactSprite& s : sprites) {
+    if (!s.in_frame) continue;
     const int x0 = std::max(int(std::floor(s.window_x - s.size)), 0);
     const int x1 = std::min(int(std::ceil(s.window_x + s.size)), width - 1);
     const int y0 = std::max(int(std::floor(s.window_y - s.size)), 0);
@@ -343,6 +349,17 @@ TEST_F(SplatTest, BothPathsDrawTheSpheresExactFootprint) {
       for (double x = -0.85 * kWidth / 2; x < 0.85 * kWidth / 2; x += step_px + 0.11) {
         const Vec3f p =
             camera_.point_on_target_plane(float(x / (kWidth / 2)), float(y / (kHeight / 2)), aspect);
+        spheres.push_back({p.x, p.y, p.z, 0.0f});
+      }
+    // And spheres whose centres lie a quarter of a sprite outside each side of the frame, their discs partly
+    // in it: GL discards such a point whole (GL 4.5 core, section 13.5), so both paths must draw nothing
+    // there.
+    const double outside_x = 1 + 0.5 * sprite_px / kWidth,
+                 outside_y = 1 + 0.5 * sprite_px / kHeight;  // [ndc]
+    for (const double along : {-0.5, 0.0, 0.5})
+      for (const auto& [x, y] : {std::pair{outside_x, along}, std::pair{-outside_x, along},
+                                 std::pair{along, outside_y}, std::pair{along, -outside_y}}) {
+        const Vec3f p = camera_.point_on_target_plane(float(x), float(y), aspect);
         spheres.push_back({p.x, p.y, p.z, 0.0f});
       }
     std::swap(spheres, positions_);

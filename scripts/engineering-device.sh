@@ -15,6 +15,8 @@
 #             DFSPH_WARMUPS warm-up steps (default 0 and 100): DFSPH's iterations a step and ms per density
 #             iteration against the WCSPH force pass
 #   nbody     all-pairs gravity beside NVIDIA's nbody sample at 262,144 and 1,048,576 bodies
+#   tree      Barnes-Hut (scenes/plummer_tree.toml) at 1M and 4M bodies with each [nbody] leaf_size in
+#             TREE_LEAVES (default 1 8 16 32), then tiled all-pairs at 4M (one step) for the speed-up
 #   peers     scenes/spheric2dam.toml beside DualSPHysics' Spheric2Dam at the sizes in DAM_CASES; with
 #             PEER_CELLS=2 the scene with [resolution] cells_per_support = 2 (cells of half a support)
 #   frames    step + rendering offscreen at 1920x1080, the dam break at FRAME_PARTICLES (default 1M and 4M), in
@@ -165,6 +167,22 @@ if want nbody; then
   grep -E "^ +[0-9]" "$results/nbody-surge.txt" | cut -c1-70
   mkdir -p /tmp/peers-nbody && OUT=/tmp/peers-nbody timeout 150 bash .peers/run_device.sh nbody
   cp /tmp/peers-nbody/summary.txt "$results/nbody-peer-summary.txt" 2>/dev/null
+fi
+
+if want tree; then
+  for leaf in ${TREE_LEAVES:-1 8 16 32}; do
+    stamp "tree: Barnes-Hut, leaf_size $leaf, 1M and 4M bodies"
+    sed "s/^theta = .*/&\nleaf_size = $leaf/" scenes/plummer_tree.toml > "/tmp/plummer_tree_$leaf.toml"
+    timeout 120 $surge bench "/tmp/plummer_tree_$leaf.toml" --backend gpu --particles 1048576,4194304 --warmup 2 \
+      --steps 5 --json "$results/tree-leaf-$leaf.json" > "$results/tree-leaf-$leaf.txt" 2>&1
+    echo "bench exit $?"
+    grep -E "^ +[0-9]|pairs|pulls" "$results/tree-leaf-$leaf.txt" | cut -c1-150
+  done
+  stamp "tree: tiled all-pairs at 4M bodies, one step"
+  timeout 120 $surge bench scenes/plummer.toml --backend gpu --particles 4194304 --warmup 0 --steps 1 \
+    --json "$results/tree-all-pairs-4M.json" > "$results/tree-all-pairs-4M.txt" 2>&1
+  echo "bench exit $?"
+  grep -E "^ +[0-9]" "$results/tree-all-pairs-4M.txt" | cut -c1-90
 fi
 
 if want peers; then

@@ -43,10 +43,12 @@ void CpuBarnesHut<T>::build_nodes(T theta) {
   right_.assign(internal, 0);
   internal_parent_.assign(internal, -1);
   leaf_parent_.assign(n, -1);
+  other_end_.assign(internal, 0);
   visits_.assign(internal, 0);
   summary_.resize(internal);
   nodes_.resize(internal);
-  const RadixTreeView tree{left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data()};
+  const RadixTreeView tree{left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data(),
+                           other_end_.data()};
 #pragma omp parallel for schedule(static) if (n > 1024)
   for (std::int64_t i = 0; i < internal; ++i) build_radix_tree_node(codes_.data(), n, i, tree);
 
@@ -61,7 +63,7 @@ void CpuBarnesHut<T>::build_nodes(T theta) {
     while (node >= 0) {
       if (std::atomic_ref<std::int32_t>(visits_[node]).fetch_add(1, std::memory_order_acq_rel) == 0) break;
       summary_[node] = merge_summaries(summary_of(left_[node]), summary_of(right_[node]));
-      nodes_[node] = node_moments(summary_[node], theta);
+      nodes_[node] = node_moments(summary_[node], theta, other_end_[node]);
       std::atomic_thread_fence(std::memory_order_release);
       node = internal_parent_[node];
     }
@@ -80,15 +82,15 @@ void CpuBarnesHut<T>::build(const std::vector<Body<T>>& bodies, T theta) {
 }
 
 template <typename T>
-void CpuBarnesHut<T>::gravity(T gravitational_constant, T softening, bool with_potential,
-                              GravityField<T>& out) const {
+void CpuBarnesHut<T>::gravity(T gravitational_constant, T softening, std::uint32_t leaf_size,
+                              bool with_potential, GravityField<T>& out) const {
   const std::size_t n = sorted_.size();
   out.acceleration.assign(n, Vec3<T>{});
   out.potential.assign(with_potential ? n : 0, T(0));
   out.interactions = 0;
   if (n == 0) return;
-  const BarnesHutTreeView<T> view{sorted_.data(), nodes_.data(), left_.data(), right_.data(),
-                                  std::uint32_t(n)};
+  const BarnesHutTreeView<T> view{sorted_.data(), nodes_.data(),    left_.data(),
+                                  right_.data(),  std::uint32_t(n), std::max<std::uint32_t>(leaf_size, 1)};
   const T eps2 = softening * softening;
   std::uint64_t interactions = 0;
 #pragma omp parallel for schedule(dynamic, 256) reduction(+ : interactions) if (n > 1024)
@@ -110,9 +112,9 @@ void CpuBarnesHut<T>::gravity(T gravitational_constant, T softening, bool with_p
 
 template <typename T>
 void CpuBarnesHut<T>::compute(const std::vector<Body<T>>& bodies, T gravitational_constant, T softening,
-                              T theta, bool with_potential, GravityField<T>& out) {
+                              T theta, std::uint32_t leaf_size, bool with_potential, GravityField<T>& out) {
   build(bodies, theta);
-  gravity(gravitational_constant, softening, with_potential, out);
+  gravity(gravitational_constant, softening, leaf_size, with_potential, out);
 }
 
 template <typename T>

@@ -20,14 +20,15 @@ struct GravityField {
 template <typename T>
 class CpuBarnesHut {
  public:
-  // Gravity on every body; theta in (0, 1]: build() then gravity().
+  // Gravity on every body; theta in (0, 1], leaf_size as in BarnesHutTreeView: build() then gravity().
   void compute(const std::vector<Body<T>>& bodies, T gravitational_constant, T softening, T theta,
-               bool with_potential, GravityField<T>& out);
+               std::uint32_t leaf_size, bool with_potential, GravityField<T>& out);
   // The tree of `bodies` (Morton sort, radix tree, node summaries), which keep their order: the n-body
   // solver times it as its index stage, apart from the walk.
   void build(const std::vector<Body<T>>& bodies, T theta);
   // Gravity on the bodies of the last build(), in their order.
-  void gravity(T gravitational_constant, T softening, bool with_potential, GravityField<T>& out) const;
+  void gravity(T gravitational_constant, T softening, std::uint32_t leaf_size, bool with_potential,
+               GravityField<T>& out) const;
 
   // The tree of the last compute(), for tests.
   const std::vector<Body<T>>& sorted_bodies() const { return sorted_; }
@@ -42,7 +43,7 @@ class CpuBarnesHut {
   std::vector<std::uint32_t> order_;  // order_[k]: caller's index of sorted body k
   std::vector<std::uint64_t> codes_;
   std::vector<Body<T>> sorted_;
-  std::vector<std::int32_t> left_, right_, internal_parent_, leaf_parent_, visits_;
+  std::vector<std::int32_t> left_, right_, internal_parent_, leaf_parent_, other_end_, visits_;
   std::vector<NodeSummary<T>> summary_;
   std::vector<NodeMoments<T>> nodes_;
 };

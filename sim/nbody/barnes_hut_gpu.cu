@@ -88,8 +88,9 @@ __device__ NodeSummary<float> load_from_l2(const NodeSummary<float>* p) {
 __global__ void summarize_nodes_kernel(
     const Body<float>* __restrict__ bodies, std::uint32_t n, const std::int32_t* __restrict__ left,
     const std::int32_t* __restrict__ right, const std::int32_t* __restrict__ internal_parent,
-    const std::int32_t* __restrict__ leaf_parent, std::int32_t* visits /* in, out */,
-    NodeSummary<float>* summary /* out */, NodeMoments<float>* __restrict__ moments /* out */, float theta) {
+    const std::int32_t* __restrict__ leaf_parent, const std::int32_t* __restrict__ other_end,
+    std::int32_t* visits /* in, out */, NodeSummary<float>* summary /* out */,
+    NodeMoments<float>* __restrict__ moments /* out */, float theta) {
   const std::uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= n) return;
   const auto summary_of = [&](std::int32_t child) {
@@ -104,7 +105,7 @@ __global__ void summarize_nodes_kernel(
     __threadfence();
     const NodeSummary<float> s = merge_summaries(summary_of(left[node]), summary_of(right[node]));
     summary[node] = s;
-    moments[node] = node_moments(s, theta);
+    moments[node] = node_moments(s, theta, other_end[node]);
     node = internal_parent[node];
   }
 }
@@ -159,6 +160,7 @@ GpuBarnesHut::GpuBarnesHut(std::uint32_t capacity) : capacity_(capacity) {
   right_.resize(n - 1);
   internal_parent_.resize(n - 1);
   leaf_parent_.resize(n);
+  other_end_.resize(n - 1);
   visits_.resize(n - 1);
   summary_.resize(n - 1);
   nodes_.resize(n - 1);
@@ -167,9 +169,9 @@ GpuBarnesHut::GpuBarnesHut(std::uint32_t capacity) : capacity_(capacity) {
 }
 
 std::size_t GpuBarnesHut::device_bytes_per_body() {
-  // codes (2 x 8), indices (2 x 4), scratch body, velocity, id (16 + 16 + 4), tree links (4 x 4), visits (4),
-  // summaries (64), moments (48), CUB sort scratch (about one more key and value: 12).
-  return 2 * 8 + 2 * 4 + 16 + 16 + 4 + 4 * 4 + 4 + sizeof(NodeSummary<float>) + sizeof(NodeMoments<float>) +
+  // codes (2 x 8), indices (2 x 4), scratch body, velocity, id (16 + 16 + 4), tree links and ranges (5 x 4),
+  // visits (4), summaries (64), moments (48), CUB sort scratch (about one more key and value: 12).
+  return 2 * 8 + 2 * 4 + 16 + 16 + 4 + 5 * 4 + 4 + sizeof(NodeSummary<float>) + sizeof(NodeMoments<float>) +
          12;
 }
 
@@ -202,22 +204,24 @@ void GpuBarnesHut::build(DeviceBuffer<Body<float>>& bodies, DeviceBuffer<Vec4f>&
   velocities.swap(velocity_scratch_);
   ids.swap(id_scratch_);
   // 5. Topology.
-  const RadixTreeView tree{left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data()};
+  const RadixTreeView tree{left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data(),
+                           other_end_.data()};
   radix_tree_kernel<<<blocks_for(n - 1), kBlock, 0, stream>>>(sorted_codes_.data(), n, tree);
   SURGE_CUDA_CHECK_LAUNCH("radix_tree_kernel");
   // 6. Summaries.
   SURGE_CUDA_CHECK(cudaMemsetAsync(visits_.data(), 0, sizeof(std::int32_t) * (n - 1), stream));
   summarize_nodes_kernel<<<blocks_for(n), kBlock, 0, stream>>>(
       bodies.data(), n, left_.data(), right_.data(), internal_parent_.data(), leaf_parent_.data(),
-      visits_.data(), summary_.data(), nodes_.data(), theta);
+      other_end_.data(), visits_.data(), summary_.data(), nodes_.data(), theta);
   SURGE_CUDA_CHECK_LAUNCH("summarize_nodes_kernel");
 }
 
 void GpuBarnesHut::gravity(const Body<float>* d_bodies, std::uint32_t n, float gravitational_constant,
-                           float softening, bool with_potential, Vec4f* d_out,
+                           float softening, std::uint32_t leaf_size, bool with_potential, Vec4f* d_out,
                            unsigned long long* d_interactions, cudaStream_t stream) {
   if (n == 0) return;
-  const BarnesHutTreeView<float> tree{d_bodies, nodes_.data(), left_.data(), right_.data(), n};
+  const BarnesHutTreeView<float> tree{
+      d_bodies, nodes_.data(), left_.data(), right_.data(), n, std::max<std::uint32_t>(leaf_size, 1)};
   const float eps2 = softening * softening;
   if (with_potential) {
     barnes_hut_kernel<true>

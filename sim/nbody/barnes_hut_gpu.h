@@ -3,7 +3,8 @@
 //   3. CUB radix sort of (code, body index)       -> 4. gather bodies, velocities, ids into Morton order
 //   5. radix tree, one thread per internal node (Karras 2012)
 //   6. node summaries bottom-up, one thread per leaf climbing with atomic counters (Karras 2012, sec. 4)
-//   7. one thread per body walks the tree (barnes_hut_physics.h)
+//   7. one thread per body walks the tree (barnes_hut_physics.h), summing near nodes of at most leaf_size
+//      bodies body by body
 // The tree uses the single-source functions of morton.h, radix_tree.h and barnes_hut_physics.h, which the
 // CPU reference (barnes_hut_cpu.h) runs too.
 #pragma once
@@ -31,7 +32,8 @@ class GpuBarnesHut {
   // Step 7 for the bodies of the last build(): out[i].xyz = acceleration (with G); out[i].w = potential
   // when asked for, else 0. Adds the pulls summed to *d_interactions.
   void gravity(const Body<float>* d_bodies, std::uint32_t n, float gravitational_constant, float softening,
-               bool with_potential, Vec4f* d_out, unsigned long long* d_interactions, cudaStream_t stream);
+               std::uint32_t leaf_size, bool with_potential, Vec4f* d_out, unsigned long long* d_interactions,
+               cudaStream_t stream);
 
   static std::size_t device_bytes_per_body();
 
@@ -42,7 +44,7 @@ class GpuBarnesHut {
   DeviceBuffer<Body<float>> body_scratch_;
   DeviceBuffer<Vec4f> velocity_scratch_;
   DeviceBuffer<std::uint32_t> id_scratch_;
-  DeviceBuffer<std::int32_t> left_, right_, internal_parent_, leaf_parent_, visits_;
+  DeviceBuffer<std::int32_t> left_, right_, internal_parent_, leaf_parent_, other_end_, visits_;
   DeviceBuffer<NodeSummary<float>> summary_;
   DeviceBuffer<NodeMoments<float>> nodes_;
   DeviceBuffer<NodeSummary<float>> bounds_;  // [1]: box of all bodies (only the box is used)

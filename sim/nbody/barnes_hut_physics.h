@@ -92,18 +92,21 @@ SURGE_HD T opening_radius_squared(const NodeSummary<T>& s, T theta) {
   return r * r;
 }
 
-// What a tree walk needs of an internal node, in three 16-byte words: monopole, quadrupole, opening radius.
+// What a tree walk needs of an internal node, in three 16-byte words (float): monopole, quadrupole, opening
+// radius, and the far end of its range of sorted bodies (radix_tree.h: node c covers c..other_end or
+// other_end..c).
 template <typename T>
 struct alignas(4 * sizeof(T)) NodeMoments {
   Body<T> monopole;  // centre of mass and total mass
   T qxx, qyy, qzz, qxy;
-  T qxz, qyz, open2, unused;  // open2: opening_radius_squared
+  T qxz, qyz, open2;  // open2: opening_radius_squared
+  std::int32_t other_end;
 };
 
 template <typename T>
-SURGE_HD NodeMoments<T> node_moments(const NodeSummary<T>& s, T theta) {
+SURGE_HD NodeMoments<T> node_moments(const NodeSummary<T>& s, T theta, std::int32_t other_end) {
   const Quadrupole<T>& q = s.quadrupole;
-  return {s.center_of_mass, q.xx, q.yy, q.zz, q.xy, q.xz, q.yz, opening_radius_squared(s, theta), T(0)};
+  return {s.center_of_mass, q.xx, q.yy, q.zz, q.xy, q.xz, q.yz, opening_radius_squared(s, theta), other_end};
 }
 
 // The pull of a node's quadrupole on a body, per unit G, added to a (and its potential to phi): with
@@ -125,7 +128,8 @@ SURGE_HD void add_quadrupole_pull(Vec3<T> x_i, const NodeMoments<T>& node, T eps
 }
 
 // What a tree walk reads: the sorted bodies (leaves) and, per internal node, its moments and children
-// (radix_tree.h encoding).
+// (radix_tree.h encoding); and how small a node must be for its bodies to be summed directly when it is too
+// near to stand in for them (leaf_size, 1: open every node down to single bodies).
 template <typename T>
 struct BarnesHutTreeView {
   const Body<T>* bodies;        // [n] in Morton order
@@ -133,6 +137,7 @@ struct BarnesHutTreeView {
   const std::int32_t* left;     // [n - 1]
   const std::int32_t* right;    // [n - 1]
   std::uint32_t count;          // n
+  std::uint32_t leaf_size;      // >= 1
 };
 
 // A walk's depth never exceeds the key length (63 Morton bits + 32 index bits: every level of the radix
@@ -148,25 +153,43 @@ struct GravityAtBody {
 };
 
 // Gravity on sorted body i from the whole tree. A node's children are tested as soon as the node is opened:
-// a leaf is summed exactly (and skipped for the body itself), a far child is summed as its multipoles, and
-// only a near child goes on the stack, so accepted nodes never make the round trip through it.
+// a leaf is summed exactly (and skipped for the body itself), a far child is summed as its multipoles, a
+// near child of at most leaf_size bodies has them summed exactly, one after another from the sorted array,
+// and only a larger near child goes on the stack, so accepted nodes never make the round trip through it.
+// Summing a small near node directly is exact where opening it would have approximated some of its parts,
+// and it trades the walk's dependent node loads, tests and stack traffic through the node's subtree (up to
+// leaf_size - 1 nodes) for a run of body loads that the neighbouring bodies of a warp mostly share.
 template <bool kWithPotential, typename T>
 SURGE_HD GravityAtBody<T> barnes_hut_gravity(const BarnesHutTreeView<T>& tree, std::uint32_t i, T eps2) {
   GravityAtBody<T> out{{T(0), T(0), T(0)}, T(0), 0u};
   const Vec3<T> x_i = tree.bodies[i].x;
   if (tree.count < 2) return out;
-  // Pulls node `node` if it is far enough; says whether it must be opened instead.
-  const auto far_enough = [&](std::int32_t node) {
+  const auto add_body = [&](std::uint32_t j) {
+    if (j == i) return;
+    const Body<T> body_j = tree.bodies[j];
+    add_pair_acceleration<true>(x_i, body_j, eps2, out.acceleration);
+    if constexpr (kWithPotential) out.potential += pair_potential(x_i, body_j, eps2);
+    ++out.interactions;
+  };
+  // Pulls node `node` if it is far enough, or sums its bodies if it is small enough; says whether it must
+  // be opened instead.
+  const auto pulled = [&](std::int32_t node) {
     const NodeMoments<T> moments = tree.nodes[node];
     const Vec3<T> r = moments.monopole.x - x_i;
-    if (!(dot(r, r) > moments.open2)) return false;
-    add_pair_acceleration(x_i, moments.monopole, eps2, out.acceleration);
-    if constexpr (kWithPotential) out.potential += pair_potential(x_i, moments.monopole, eps2);
-    add_quadrupole_pull<kWithPotential>(x_i, moments, eps2, out.acceleration, out.potential);
-    ++out.interactions;
+    if (dot(r, r) > moments.open2) {
+      add_pair_acceleration(x_i, moments.monopole, eps2, out.acceleration);
+      if constexpr (kWithPotential) out.potential += pair_potential(x_i, moments.monopole, eps2);
+      add_quadrupole_pull<kWithPotential>(x_i, moments, eps2, out.acceleration, out.potential);
+      ++out.interactions;
+      return true;
+    }
+    const std::uint32_t first = std::uint32_t(min_of(node, moments.other_end));
+    const std::uint32_t last = std::uint32_t(max_of(node, moments.other_end));
+    if (last - first + 1 > tree.leaf_size) return false;
+    for (std::uint32_t j = first; j <= last; ++j) add_body(j);
     return true;
   };
-  if (far_enough(0)) return out;
+  if (pulled(0)) return out;
   std::int32_t stack[kTreeStackSize];
   int depth = 0;
   stack[depth++] = 0;
@@ -174,16 +197,11 @@ SURGE_HD GravityAtBody<T> barnes_hut_gravity(const BarnesHutTreeView<T>& tree, s
     const std::int32_t node = stack[--depth];
     const std::int32_t children[2] = {tree.left[node], tree.right[node]};
     for (const std::int32_t child : children) {
-      if (child >= 0) {
-        if (!far_enough(child)) stack[depth++] = child;
-        continue;
+      if (child < 0) {
+        add_body(std::uint32_t(~child));
+      } else if (!pulled(child)) {
+        stack[depth++] = child;
       }
-      const std::uint32_t j = std::uint32_t(~child);
-      if (j == i) continue;
-      const Body<T> body_j = tree.bodies[j];
-      add_pair_acceleration<true>(x_i, body_j, eps2, out.acceleration);
-      if constexpr (kWithPotential) out.potential += pair_potential(x_i, body_j, eps2);
-      ++out.interactions;
     }
   }
   return out;

@@ -34,7 +34,8 @@ class CpuGravity {
   void accelerate(Exec&, const std::vector<Body<Real>>& bodies, std::uint32_t, const NbodyParameters& params,
                   unsigned long long* interactions) {
     if (params.method == NbodyMethod::barnes_hut) {
-      tree_.gravity(Real(params.gravitational_constant), Real(params.softening), false, field_);
+      tree_.gravity(Real(params.gravitational_constant), Real(params.softening),
+                    std::uint32_t(params.leaf_size), false, field_);
     } else {
       all_pairs_gravity(bodies, Real(params.gravitational_constant), Real(params.softening), false, field_);
     }
@@ -50,7 +51,7 @@ class CpuGravity {
     GravityField<Real> with_potential;
     if (params.method == NbodyMethod::barnes_hut) {
       tree_.compute(bodies, Real(params.gravitational_constant), Real(params.softening), Real(params.theta),
-                    true, with_potential);
+                    std::uint32_t(params.leaf_size), true, with_potential);
     } else {
       all_pairs_gravity(bodies, Real(params.gravitational_constant), Real(params.softening), true,
                         with_potential);

@@ -65,7 +65,8 @@ void GpuGravity::evaluate(const Body<float>* d_bodies, std::uint32_t n, const Nb
   const float g = float(params.gravitational_constant), eps = float(params.softening);
   switch (params.method) {
     case NbodyMethod::barnes_hut:
-      tree_->gravity(d_bodies, n, g, eps, with_potential, d_out, d_interactions, stream);
+      tree_->gravity(d_bodies, n, g, eps, std::uint32_t(params.leaf_size), with_potential, d_out,
+                     d_interactions, stream);
       return;
     case NbodyMethod::all_pairs_naive:
       launch_all_pairs_naive(d_bodies, n, g, eps, d_out, stream);

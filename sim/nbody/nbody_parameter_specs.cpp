@@ -41,6 +41,14 @@ constexpr std::array kNbodyParameters = {
               .live_for = kNbody,
               .runtime_member = &NbodyParameters::theta,
               .available = [](const NbodyParameters& p) { return p.method == NbodyMethod::barnes_hut; }},
+    NbodySpec{.key = "leaf_size",
+              .member = &NbodyParameters::leaf_size,
+              .range = ValueRange::closed(1, 1024),
+              .description =
+                  "Barnes–Hut: a node too near to stand in for its bodies is summed body by body, exactly, "
+                  "when it holds at most this many; larger ones are opened (1: down to single bodies)",
+              .allowed_note = "; `barnes_hut` only",
+              .available = [](const NbodyParameters& p) { return p.method == NbodyMethod::barnes_hut; }},
     NbodySpec{.key = "dt",
               .member = &NbodyParameters::dt,
               .unit = "time",

@@ -22,6 +22,8 @@ struct NbodyParameters {
   double gravitational_constant = 1.0;  // G [length^3 / (mass time^2)]; 1 in N-body units
   double softening = 0.01;              // Plummer softening length eps [length]; 0 = point masses
   double theta = 0.5;                   // Barnes-Hut opening angle (dimensionless)
+  int leaf_size = 16;                   // Barnes-Hut: a near node of at most this many bodies is summed
+                                        // body by body rather than opened (barnes_hut_physics.h)
   double dt = 0.01;                     // fixed time step [time]
 };
 

@@ -2,7 +2,9 @@
 // construction of BVHs, octrees, and k-d trees", sec. 4 and Fig. 4: internal node i of n - 1 is found
 // independently of all others, so the whole tree is built in one parallel pass.
 //
-// Leaves are the n sorted bodies; internal node 0 is the root. A child index c >= 0 is internal node c;
+// Leaves are the n sorted bodies; internal node 0 is the root. Internal node i covers a contiguous range of
+// leaves with i at one end (Karras, sec. 4); other_end keeps the other, so a walk can sum a small node's
+// bodies directly. A child index c >= 0 is internal node c;
 // c < 0 is leaf ~c (body ~c in sorted order). For codes 0b00001, 0b00010, 0b00100, 0b00101, 0b10011,
 // 0b11000, 0b11001, 0b11110 the root splits between leaves 3 and 4 (first differing bit).
 #pragma once
@@ -22,6 +24,7 @@ struct RadixTreeView {
   std::int32_t* right;            // [n - 1] right child
   std::int32_t* internal_parent;  // [n - 1] parent of each internal node; -1 for the root
   std::int32_t* leaf_parent;      // [n] parent of each leaf
+  std::int32_t* other_end;        // [n - 1] the end of internal node i's leaf range that is not i itself
 };
 
 SURGE_HD int leading_zeros(std::uint64_t v) {
@@ -75,6 +78,7 @@ SURGE_HD void build_radix_tree_node(const std::uint64_t* codes, std::int64_t n, 
   const std::int32_t right = last == gamma + 1 ? ~std::int32_t(gamma + 1) : std::int32_t(gamma + 1);
   tree.left[i] = left;
   tree.right[i] = right;
+  tree.other_end[i] = std::int32_t(j);
   (left < 0 ? tree.leaf_parent[~left] : tree.internal_parent[left]) = std::int32_t(i);
   (right < 0 ? tree.leaf_parent[~right] : tree.internal_parent[right]) = std::int32_t(i);
   if (i == 0) tree.internal_parent[0] = -1;

@@ -174,7 +174,7 @@ TEST(NbodyGpuBarnesHut, ForceErrorAtThetaHalfOn64KRandomBodies) {
   // rounding (rsqrtf, contractions) and the same work up to opening decisions on the edge.
   CpuBarnesHut<float> cpu_tree;
   GravityField<float> cpu;
-  cpu_tree.compute(bodies, 1.0f, 1e-3f, 0.5f, false, cpu);
+  cpu_tree.compute(bodies, 1.0f, 1e-3f, 0.5f, std::uint32_t(params.leaf_size), false, cpu);
   const Errors gpu_vs_cpu = relative_errors(tree.field, cpu.acceleration);
   std::printf("GPU tree vs CPU tree (float): median %.1e, max %.1e; pulls %llu vs %llu\n", gpu_vs_cpu.median,
               gpu_vs_cpu.max, (unsigned long long)tree.interactions, (unsigned long long)cpu.interactions);

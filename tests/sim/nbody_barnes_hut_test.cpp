@@ -45,13 +45,19 @@ TEST(RadixTree, KarrasExampleSplitsAtTheFirstDifferingBit) {
   const std::vector<std::uint64_t> codes = {0b00001, 0b00010, 0b00100, 0b00101,
                                             0b10011, 0b11000, 0b11001, 0b11110};
   const std::int64_t n = std::int64_t(codes.size());
-  std::vector<std::int32_t> left(n - 1), right(n - 1), internal_parent(n - 1), leaf_parent(n);
-  const RadixTreeView tree{left.data(), right.data(), internal_parent.data(), leaf_parent.data()};
+  std::vector<std::int32_t> left(n - 1), right(n - 1), internal_parent(n - 1), leaf_parent(n),
+      other_end(n - 1);
+  const RadixTreeView tree{left.data(), right.data(), internal_parent.data(), leaf_parent.data(),
+                           other_end.data()};
   for (std::int64_t i = 0; i + 1 < n; ++i) build_radix_tree_node(codes.data(), n, i, tree);
   // The root covers all 8 leaves and splits between 3 and 4 (codes 0b0.... and 0b1....).
   EXPECT_EQ(left[0], 3);   // internal node 3 covers leaves 0..3
   EXPECT_EQ(right[0], 4);  // internal node 4 covers leaves 4..7
   EXPECT_EQ(internal_parent[0], -1);
+  // Each node's range has the node at one end: the root 0..7, node 3 0..3, node 4 4..7.
+  EXPECT_EQ(other_end[0], 7);
+  EXPECT_EQ(other_end[3], 0);
+  EXPECT_EQ(other_end[4], 7);
 }
 
 TEST(RadixTree, EveryBodyIsALeafOnceAndEveryNodeWeighsItsBodies) {
@@ -60,7 +66,7 @@ TEST(RadixTree, EveryBodyIsALeafOnceAndEveryNodeWeighsItsBodies) {
   for (int k = 0; k < 100; ++k) bodies[4000 + k] = bodies[17];
   CpuBarnesHut<double> tree;
   GravityField<double> field;
-  tree.compute(bodies, 1.0, 0.01, 0.5, false, field);
+  tree.compute(bodies, 1.0, 0.01, 0.5, 1, false, field);
   const std::size_t n = bodies.size();
   std::vector<int> leaf_seen(n, 0), node_seen(n - 1, 0);
   // Walk from the root; recompute each node's mass from its leaves.
@@ -129,7 +135,7 @@ TEST(BarnesHutCpu, ErrorAgainstAllPairsOnRandomBodiesFallsWithTheta) {
   double previous_median = 1.0;
   for (const double theta : {0.8, 0.5}) {
     GravityField<double> field;
-    tree.compute(bodies, 1.0, softening, theta, false, field);
+    tree.compute(bodies, 1.0, softening, theta, 1, false, field);
     std::vector<Vec3d> approximate(samples);
     for (std::size_t k = 0; k < samples; ++k) approximate[k] = field.acceleration[k * (n / samples)];
     const ErrorStatistics e = relative_errors(approximate, exact);
@@ -145,6 +151,47 @@ TEST(BarnesHutCpu, ErrorAgainstAllPairsOnRandomBodiesFallsWithTheta) {
       EXPECT_LT(double(field.interactions) / double(n), 0.2 * double(n)) << "the tree must save work";
     }
   }
+}
+
+// Near nodes of at most leaf_size bodies summed body by body (barnes_hut_physics.h): exact where opening them
+// would have approximated some of their parts, so no less accurate than opening every node (leaf size 1), at
+// more pulls; and a leaf size of n sums the root's bodies directly, i.e. the exact all-pairs sum.
+TEST(BarnesHutCpu, NearNodesSummedBodyByBodyAreNoLessAccurate) {
+  const std::size_t n = 65536, samples = 512;
+  const double softening = 1e-3;
+  const std::vector<Body<double>> bodies = random_cube(n, 11);
+  const std::vector<Vec3d> exact = exact_at(bodies, samples, softening);
+  CpuBarnesHut<double> tree;
+  const auto errors = [&](std::uint32_t leaf_size, std::uint64_t& pulls) {
+    GravityField<double> field;
+    tree.compute(bodies, 1.0, softening, 0.5, leaf_size, false, field);
+    pulls = field.interactions;
+    std::vector<Vec3d> approximate(samples);
+    for (std::size_t k = 0; k < samples; ++k) approximate[k] = field.acceleration[k * (n / samples)];
+    return relative_errors(approximate, exact);
+  };
+  std::uint64_t pulls_1 = 0;
+  const ErrorStatistics one = errors(1, pulls_1);
+  for (const std::uint32_t leaf_size : {8u, 16u, 64u}) {
+    std::uint64_t pulls = 0;
+    const ErrorStatistics e = errors(leaf_size, pulls);
+    std::printf(
+        "leaf size %u: relative force error median %.2e (leaf size 1: %.2e), 99th percentile %.2e "
+        "(%.2e); %.0f pulls per body (%.0f)\n",
+        leaf_size, e.median, one.median, e.p99, one.p99, double(pulls) / double(n),
+        double(pulls_1) / double(n));
+    EXPECT_LE(e.median, one.median);
+    EXPECT_LE(e.p99, one.p99);
+    EXPECT_GT(pulls, pulls_1) << "direct sums replace some multipoles";
+  }
+  // The whole tree as one leaf, on fewer bodies (all pairs of 65,536 would take long on two cores).
+  const std::size_t few = 4096;
+  const std::vector<Body<double>> some = random_cube(few, 5);
+  GravityField<double> whole;
+  tree.compute(some, 1.0, softening, 0.5, std::uint32_t(few), false, whole);
+  EXPECT_EQ(whole.interactions, std::uint64_t(few) * (few - 1)) << "every other body, once";
+  const std::vector<Vec3d> exact_few = exact_at(some, few, softening);
+  EXPECT_LT(relative_errors(whole.acceleration, exact_few).max, 1e-12) << "the exact sum, in another order";
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 #include "sim/distributed/distributed_sph.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
+#include <numeric>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace surge {
@@ -12,6 +15,65 @@ namespace surge {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The sections of the solvers' archives (archive_state) that hold one entry per fluid particle, in the
+// archive's order: a checkpoint on ranks holds every rank's owned particles in them, one rank after
+// another. A name missing here shows at once: its section keeps one rank's count, which the loader refuses
+// on any other rank.
+constexpr std::array<std::string_view, 8> kParticleSections = {"fluid.position",
+                                                               "fluid.velocity",
+                                                               "fluid.id",
+                                                               "fluid.density",
+                                                               "fluid.pressure",
+                                                               "dfsph.density_pressure_sum",
+                                                               "dfsph.divergence_pressure_sum",
+                                                               "wcsph.verlet_before"};
+bool is_particle_section(std::string_view name) {
+  return std::find(kParticleSections.begin(), kParticleSections.end(), name) != kParticleSections.end();
+}
+
+// The ranks' layout, after the solver's sections: the owned count of every rank (so their number), the
+// slabs' axis and cuts.
+constexpr std::string_view kOwnedCounts = "ranks.owned";
+constexpr std::string_view kSlabAxis = "ranks.axis";
+constexpr std::string_view kSlabCuts = "ranks.cuts";
+
+template <typename T>
+void add_section(SolverState& state, std::string_view name, const T* values, std::size_t count) {
+  StateSection& section = state.sections.emplace_back();
+  section.name = name;
+  section.element_size = std::uint32_t(sizeof(T));
+  section.count = count;
+  section.bytes.resize(count * sizeof(T));
+  if (count > 0) std::memcpy(section.bytes.data(), values, section.bytes.size());
+}
+
+const StateSection* find_section(const SolverState& state, std::string_view name) {
+  for (const StateSection& section : state.sections)
+    if (section.name == name) return &section;
+  return nullptr;
+}
+
+// The section's entries as values of T; StateMismatch unless it holds entries of T's size.
+template <typename T>
+std::vector<T> section_values(const StateSection& section) {
+  if (section.element_size != sizeof(T) || section.bytes.size() != section.count * sizeof(T))
+    throw StateMismatch("checkpoint section '" + section.name + "' holds entries of " +
+                        std::to_string(section.element_size) + " bytes; expected " +
+                        std::to_string(sizeof(T)));
+  std::vector<T> values(std::size_t(section.count));
+  if (!values.empty()) std::memcpy(values.data(), section.bytes.data(), section.bytes.size());
+  return values;
+}
+
+// One value section rewritten (the active count, the step state's copy of it).
+template <typename T, typename Change>
+void change_value(StateSection& section, Change change) {
+  std::vector<T> value = section_values<T>(section);
+  if (value.size() != 1) throw StateMismatch("checkpoint section '" + section.name + "' is not one value");
+  change(value[0]);
+  std::memcpy(section.bytes.data(), value.data(), sizeof(T));
+}
 
 }  // namespace
 
@@ -390,6 +452,204 @@ void DistributedSph<Solver>::sample_gauges(std::vector<float>& values) {
 template <typename Solver>
 std::vector<BodyState> DistributedSph<Solver>::body_states() {
   return solver_->fluid().solids.download_states();
+}
+
+// This rank's owned particles, in their order, as the particle sections of a solver's archive.
+template <typename Solver>
+SolverState DistributedSph<Solver>::owned_particle_sections() const {
+  const std::size_t n = owned_.size();
+  std::vector<Vec4f> position(n), velocity(n);
+  std::vector<std::uint32_t> id(n);
+  std::vector<float> density(n), pressure(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    position[k] = owned_[k].position;
+    velocity[k] = owned_[k].velocity;
+    id[k] = owned_[k].id;
+    density[k] = owned_[k].density;
+    pressure[k] = owned_[k].pressure;
+  }
+  SolverState state;
+  add_section(state, "fluid.position", position.data(), n);
+  add_section(state, "fluid.velocity", velocity.data(), n);
+  add_section(state, "fluid.id", id.data(), n);
+  add_section(state, "fluid.density", density.data(), n);
+  add_section(state, "fluid.pressure", pressure.data(), n);
+  if constexpr (kDfsph) {
+    std::vector<float> density_sum(n), divergence_sum(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      density_sum[k] = owned_[k].density_pressure_sum;
+      divergence_sum[k] = owned_[k].divergence_pressure_sum;
+    }
+    add_section(state, "dfsph.density_pressure_sum", density_sum.data(), n);
+    add_section(state, "dfsph.divergence_pressure_sum", divergence_sum.data(), n);
+  }
+  if constexpr (kWcsph) {
+    if (!verlet_before_by_id_.empty()) {
+      std::vector<Vec4f> before(n);
+      for (std::size_t k = 0; k < n; ++k) before[k] = verlet_before_by_id_[owned_[k].id];
+      add_section(state, "wcsph.verlet_before", before.data(), n);
+    }
+  }
+  return state;
+}
+
+// Rank 0 archives its solver as one process would (the clock, the emitter's schedule, the solids, the step
+// state: the same bits on every rank) and puts every rank's owned particles in place of its own halo and
+// owned ones, so the file is a one-process checkpoint with the ranks' layout after it.
+template <typename Solver>
+bool DistributedSph<Solver>::gather_state(SolverState& state) {
+  state.sections.clear();
+  const SolverState mine = owned_particle_sections();
+  const auto gather = [&](const std::vector<std::byte>& bytes) {
+    ByteBlocks to_rank(std::size_t(comm_.size()));
+    to_rank[0] = bytes;
+    std::vector<std::byte> all;
+    for (const std::vector<std::byte>& block : comm_.all_to_all(to_rank))
+      all.insert(all.end(), block.begin(), block.end());
+    return all;
+  };
+  const std::uint64_t owned_count = owned_.size();
+  std::vector<std::byte> count_bytes(sizeof owned_count);
+  std::memcpy(count_bytes.data(), &owned_count, sizeof owned_count);
+  const std::vector<std::byte> counts_bytes = gather(count_bytes);
+  std::vector<std::vector<std::byte>> gathered;
+  for (const StateSection& section : mine.sections) gathered.push_back(gather(section.bytes));
+  if (comm_.rank() != 0) return true;
+
+  std::vector<std::uint64_t> owned_counts(std::size_t(comm_.size()));
+  std::memcpy(owned_counts.data(), counts_bytes.data(), counts_bytes.size());
+  const std::uint64_t total = std::accumulate(owned_counts.begin(), owned_counts.end(), std::uint64_t{0});
+  StateSaver<CpuExecutor> saver(exec_, state);
+  solver_->archive_state(saver);
+  std::size_t replaced = 0;
+  for (StateSection& section : state.sections) {
+    if (section.name == "fluid.active") {
+      change_value<std::uint32_t>(section, [&](std::uint32_t& n) { n = std::uint32_t(total); });
+    } else if (kWcsph && section.name == "wcsph.step_state") {
+      change_value<WcsphStepState>(section,
+                                   [&](WcsphStepState& s) { s.active_count = std::uint32_t(total); });
+    } else if (is_particle_section(section.name)) {
+      std::size_t k = 0;
+      while (k < mine.sections.size() && mine.sections[k].name != section.name) ++k;
+      if (k == mine.sections.size())
+        throw std::logic_error("the ranks gather no section '" + section.name + "' of the solver's archive");
+      section.bytes = std::move(gathered[k]);
+      section.count = total;
+      ++replaced;
+    }
+  }
+  if (replaced != mine.sections.size())
+    throw std::logic_error("the solver's archive lacks a particle section the ranks gathered");
+  const std::int32_t axis = slabs_.axis;
+  add_section(state, kOwnedCounts, owned_counts.data(), owned_counts.size());
+  add_section(state, kSlabAxis, &axis, 1);
+  add_section(state, kSlabCuts, slabs_.cuts.data(), slabs_.cuts.size());
+  return true;
+}
+
+template <typename Solver>
+void DistributedSph<Solver>::restore_state(const SolverState& state) {
+  const StateSection* active = find_section(state, "fluid.active");
+  const StateSection* positions = find_section(state, "fluid.position");
+  if (active == nullptr || positions == nullptr)
+    throw StateMismatch("the checkpoint holds no fluid particles (its solver is not " +
+                        std::string(kWcsph   ? "wcsph"
+                                    : kDfsph ? "dfsph"
+                                             : "pbf") +
+                        ")");
+  const std::uint64_t total = section_values<std::uint32_t>(*active).at(0);
+  const std::vector<Vec4f> all_positions = section_values<Vec4f>(*positions);
+  if (all_positions.size() != total)
+    throw StateMismatch("checkpoint section 'fluid.position' holds " + std::to_string(all_positions.size()) +
+                        " particles, 'fluid.active' says " + std::to_string(total));
+
+  // Which of the checkpoint's particles this rank takes, in their order.
+  std::vector<std::size_t> taken;
+  const StateSection* counts = find_section(state, kOwnedCounts);
+  const StateSection* axis = find_section(state, kSlabAxis);
+  const StateSection* cuts = find_section(state, kSlabCuts);
+  if (counts != nullptr && axis != nullptr && cuts != nullptr &&
+      counts->count == std::uint64_t(comm_.size())) {
+    // As many ranks as wrote it: each its own particles and the cuts, as they were.
+    const std::vector<std::uint64_t> owned_counts = section_values<std::uint64_t>(*counts);
+    if (std::accumulate(owned_counts.begin(), owned_counts.end(), std::uint64_t{0}) != total)
+      throw StateMismatch("checkpoint section 'ranks.owned' counts other particles than 'fluid.active'");
+    if (section_values<std::int32_t>(*axis).at(0) != slabs_.axis)
+      throw StateMismatch("checkpoint section 'ranks.axis' cuts another axis than this scene's slabs");
+    slabs_.cuts = section_values<float>(*cuts);
+    if (slabs_.cuts.size() + 1 != owned_counts.size())
+      throw StateMismatch("checkpoint section 'ranks.cuts' does not cut its ranks' slabs");
+    const std::uint64_t first =
+        std::accumulate(owned_counts.begin(), owned_counts.begin() + comm_.rank(), std::uint64_t{0});
+    taken.resize(owned_counts[std::size_t(comm_.rank())]);
+    std::iota(taken.begin(), taken.end(), std::size_t(first));
+  } else {
+    // Another rank count, or one process's checkpoint: the first cuts over these particles.
+    const SphParameters& p = solver_->fluid().params;
+    slabs_ = first_slabs(p.domain_min, p.domain_max, all_positions, comm_.size(), options_);
+    for (std::size_t i = 0; i < all_positions.size(); ++i)
+      if (slabs_.owner(component(all_positions[i], slabs_.axis)) == comm_.rank()) taken.push_back(i);
+  }
+
+  // The solver's own archive with this rank's particles, loaded as one process loads it.
+  SolverState local;
+  for (const StateSection& section : state.sections) {
+    if (is_rank_layout_section(section.name)) continue;
+    StateSection& copy = local.sections.emplace_back();
+    copy.name = section.name;
+    copy.element_size = section.element_size;
+    if (is_particle_section(section.name)) {
+      if (section.count != total)
+        throw StateMismatch("checkpoint section '" + section.name + "' holds " +
+                            std::to_string(section.count) + " entries for " + std::to_string(total) +
+                            " particles");
+      copy.count = taken.size();
+      copy.bytes.resize(taken.size() * section.element_size);
+      for (std::size_t k = 0; k < taken.size(); ++k)
+        std::memcpy(copy.bytes.data() + k * section.element_size,
+                    section.bytes.data() + taken[k] * section.element_size, section.element_size);
+      continue;
+    }
+    copy.count = section.count;
+    copy.bytes = section.bytes;
+    if (copy.name == "fluid.active")
+      change_value<std::uint32_t>(copy, [&](std::uint32_t& n) { n = std::uint32_t(taken.size()); });
+    if (kWcsph && copy.name == "wcsph.step_state")
+      change_value<WcsphStepState>(copy,
+                                   [&](WcsphStepState& s) { s.active_count = std::uint32_t(taken.size()); });
+  }
+  StateLoader<CpuExecutor> loader(exec_, local);
+  solver_->archive_state(loader);
+  loader.finish();
+
+  // The owned records from the solver's arrays, which hold them in the checkpoint's order.
+  FluidState<CpuExecutor>& fluid = solver_->fluid();
+  std::fill(is_owned_.begin(), is_owned_.end(), std::uint8_t{0});
+  if (!verlet_before_by_id_.empty())
+    std::fill(verlet_before_by_id_.begin(), verlet_before_by_id_.end(), Vec4f{});
+  owned_.clear();
+  halo_.clear();
+  for (std::uint32_t i = 0; i < fluid.n; ++i) {
+    if (fluid.id[i] >= is_owned_.size())
+      throw StateMismatch("checkpoint particle id " + std::to_string(fluid.id[i]) +
+                          " is beyond this setup's");
+    Record record;
+    static_cast<ParticleRecord&>(record) = {fluid.position[i], fluid.velocity[i], fluid.id[i],
+                                            fluid.density[i], fluid.pressure[i]};
+    if constexpr (kDfsph) {
+      record.density_pressure_sum = solver_->density_pressure_sum()[i];
+      record.divergence_pressure_sum = solver_->divergence_pressure_sum()[i];
+    }
+    if constexpr (kWcsph) {
+      if (!verlet_before_by_id_.empty()) verlet_before_by_id_[fluid.id[i]] = solver_->verlet_before()[i];
+    }
+    owned_.push_back(record);
+  }
+  global_count_ = (long long)(total);
+  halo_slots_found_ = false;
+  figures_ = {};
+  status_ = solver_->status();
+  steps_ = status_.step;
 }
 
 template <typename Solver>

@@ -195,6 +195,24 @@ std::unique_ptr<Solver> one_process(CpuExecutor& exec, const SphSetup& setup, co
   }
 }
 
+// One process and its reversed twin (the same solver on the setup's particles in reverse order), on rank 0:
+// one process's own sensitivity to the order of summation, which the ranks are judged against.
+template <typename Solver>
+class OneProcessTwins {
+ public:
+  template <typename Settings>
+  OneProcessTwins(const SphSetup& setup, const Settings& settings)
+      : one_(one_process<Solver>(exec_, setup, settings)),
+        reversed_(one_process<Solver>(reversed_exec_, surge::reversed(setup), settings)) {}
+  Solver& one() { return *one_; }
+  Solver& reversed() { return *reversed_; }
+
+ private:
+  TransferLedger ledger_, reversed_ledger_;
+  CpuExecutor exec_{ledger_}, reversed_exec_{reversed_ledger_};
+  std::unique_ptr<Solver> one_, reversed_;
+};
+
 struct Bounds {
   double position_spacings, velocity, density;  // the largest |dx| / spacing, |dv| [m/s], |drho| / rho0
 };
@@ -266,13 +284,9 @@ void expect_windowed_ranks_match_one_process(const Settings& settings, const Sph
   }
   if (world->rank() != 0) return;
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  const std::unique_ptr<Solver> one_solver = one_process<Solver>(exec, setup, settings);
-  const std::unique_ptr<Solver> reversed_solver =
-      one_process<Solver>(reversed_exec, reversed(setup), settings);
-  Solver& one = *one_solver;
-  Solver& one_reversed = *reversed_solver;
+  OneProcessTwins<Solver> twins(setup, settings);
+  Solver& one = twins.one();
+  Solver& one_reversed = twins.reversed();
   std::vector<int> one_iterations;
   Difference window_difference;
   const double spacing = setup.params.spacing;
@@ -498,9 +512,9 @@ TEST(MpiRanks, GaugesMatchOneProcess) {
   ASSERT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
   if (world->rank() != 0) return;
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  WcsphSolver<CpuExecutor> one(exec, setup), one_reversed(reversed_exec, reversed(setup));
+  OneProcessTwins<WcsphSolver<CpuExecutor>> twins(setup, NoSolverSettings{});
+  WcsphSolver<CpuExecutor>& one = twins.one();
+  WcsphSolver<CpuExecutor>& one_reversed = twins.reversed();
   one.set_gauges(probes);
   one_reversed.set_gauges(probes);
   GaugeSeries in_one, in_reversed;
@@ -607,13 +621,9 @@ void expect_solids_match_one_process(const Settings& settings, int steps, const 
     EXPECT_EQ(of_rank, body_series) << what << ": rank " << r << " holds other body states than rank 0";
   }
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  const std::unique_ptr<Solver> one_solver = one_process<Solver>(exec, setup, settings);
-  const std::unique_ptr<Solver> reversed_solver =
-      one_process<Solver>(reversed_exec, reversed(setup), settings);
-  Solver& one = *one_solver;
-  Solver& one_reversed = *reversed_solver;
+  OneProcessTwins<Solver> twins(setup, settings);
+  Solver& one = twins.one();
+  Solver& one_reversed = twins.reversed();
   one.set_gauges(probes);
   one_reversed.set_gauges(probes);
   GaugeSeries in_one, in_reversed;
@@ -712,19 +722,18 @@ void expect_emitter_matches_one_process(const Settings& settings, int steps, con
   world->sum(ranks_that_emitted);
   if (world->rank() != 0) return;
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  const std::unique_ptr<Solver> one = one_process<Solver>(exec, setup, settings);
-  const std::unique_ptr<Solver> one_reversed = one_process<Solver>(reversed_exec, reversed(setup), settings);
+  OneProcessTwins<Solver> twins(setup, settings);
+  Solver& one = twins.one();
+  Solver& one_reversed = twins.reversed();
   for (int s = 0; s < steps; ++s) {
-    one->step();
-    one_reversed->step();
+    one.step();
+    one_reversed.step();
   }
   ParticleFrame reference;
-  one->download(reference);
+  one.download(reference);
   const std::size_t emitted = reference.size() - setup.fluid.size();
   std::printf("[ ranks ] %s, %d ranks: %zu particles emitted in %d steps (t = %.4f s); %lld ranks own some\n",
-              what, world->size(), emitted, steps, one->status().time_s, ranks_that_emitted[0]);
+              what, world->size(), emitted, steps, one.status().time_s, ranks_that_emitted[0]);
   EXPECT_GT(emitted, 3 * std::size_t(setup.emitter.nozzle.layer_size)) << what << ": layers entered";
   if (world->size() == 2) {
     EXPECT_EQ(ranks_that_emitted[0], 2) << what << ": the layers straddle the cut";
@@ -732,9 +741,9 @@ void expect_emitter_matches_one_process(const Settings& settings, int steps, con
   const float rho0 = setup.params.rest_density;
   const double spacing = setup.params.spacing;
   const Difference end_difference = compare_by_id(at_end, reference, rho0, what);
-  const Difference order_difference = compare_by_id(records_of(*one_reversed), reference, rho0, what);
-  print_difference(what, "one process", steps, one->status().time_s, end_difference, spacing);
-  print_difference("one process, its particles in reverse order", "one process", steps, one->status().time_s,
+  const Difference order_difference = compare_by_id(records_of(one_reversed), reference, rho0, what);
+  print_difference(what, "one process", steps, one.status().time_s, end_difference, spacing);
+  print_difference("one process, its particles in reverse order", "one process", steps, one.status().time_s,
                    order_difference, spacing);
   expect_ranks_within_order(end_difference, order_difference, kEmitterOrderFactor, what);
 }

@@ -240,7 +240,7 @@ int run_scene_on_ranks(const RunOptions& options) {
   const bool checkpoints_asked = checkpoint_plan.enabled() || !options.checkpoint_path.empty();
   const bool resuming = !options.resume_path.empty();
   if ((checkpoints_asked || resuming) && scene.solver == SolverKind::dem)
-    refuse("a checkpoint of dem (its contact history is not gathered yet)");
+    refuse("checkpoints of dem (each rank keeps its grains' contact history in its own solver)");
   if (options.render.writes_frames()) refuse("--render and --video");
   const std::vector<std::string> formats = options.formats.empty() ? scene.formats : options.formats;
   for (const std::string& format : formats)

@@ -1,7 +1,8 @@
 // WCSPH, DFSPH and PBF over 1, 2 and 3 ranks (ctest runs this binary under mpirun -np 1, 2 and 3) against
 // one process: the dam break, 200 steps, compared particle by particle (by creation id) with the ordinary
 // solver run on rank 0. DEM (at the end): the granular column collapse, grain by grain early on and by the
-// pile's figures at the end. Built without MPI the binary says so and exits 77 (Skipped).
+// pile's figures at the end. Checkpoints (before DEM): a run restarted from one equals the uninterrupted run
+// bit for bit. Built without MPI the binary says so and exits 77 (Skipped).
 //
 // Why the results are not bit for bit: a rank's solver sorts owned and halo particles by cell starting
 // from another order than one process's, so a particle's neighbours are summed in another order and round

@@ -239,8 +239,6 @@ int run_scene_on_ranks(const RunOptions& options) {
                                  .every_time_s = options.checkpoint_every_time_s};
   const bool checkpoints_asked = checkpoint_plan.enabled() || !options.checkpoint_path.empty();
   const bool resuming = !options.resume_path.empty();
-  if ((checkpoints_asked || resuming) && scene.solver == SolverKind::dem)
-    refuse("checkpoints of dem (each rank keeps its grains' contact history in its own solver)");
   if (options.render.writes_frames()) refuse("--render and --video");
   const std::vector<std::string> formats = options.formats.empty() ? scene.formats : options.formats;
   for (const std::string& format : formats)
@@ -365,7 +363,8 @@ int run_scene_on_ranks(const RunOptions& options) {
         status,
         {.frames_written = int(series.size()), .series = series, .next_time_event = frame_times.next_event()},
         gauges ? &*gauges : nullptr);
-    ranks->gather_state(checkpoint.state);
+    if (!ranks->gather_state(checkpoint.state))
+      throw std::logic_error("this solver keeps no checkpoints on ranks");
     on_every_rank(*world, [&] {
       if (root) write_checkpoint(checkpoints.path(), checkpoint);
     });

@@ -70,12 +70,13 @@ class DistributedFluid : public GaugeSource {
   // Checkpoints (docs/checkpoints.md, "On ranks"). gather_state, a collective after a step: the run's
   // state in one process's checkpoint sections (sim/core/solver_state.h), every rank's owned particles
   // gathered in rank order, plus the ranks' layout (their count, cuts and owned counts), into `state` on
-  // rank 0 (left empty on the others); false on every rank for a solver that keeps none on ranks (DEM).
+  // rank 0 (left empty on the others); false on every rank for a solver that keeps none on ranks.
   // restore_state, on every rank with the whole state (each rank reads the file): on as many ranks as
   // wrote it, each takes its own particles back in their order and the cuts, so the run continues bit for
   // bit; on another count, or from a one-process checkpoint (no layout), the first cuts are balanced over
-  // the particles and each rank takes those in its slab. StateMismatch, naming the section, for a state
-  // this run cannot take.
+  // the particles and each rank takes those in its slab. Not a collective (a rank that finds the state
+  // wrong throws while the others go on: the caller agrees on the outcome, rank_agreement.h). StateMismatch,
+  // naming the section, for a state this run cannot take.
   virtual bool gather_state(SolverState& state) {
     state.sections.clear();
     return false;

@@ -4,11 +4,12 @@
 #include <array>
 #include <chrono>
 #include <cstring>
-#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
+
+#include "sim/distributed/rank_checkpoint.h"
 
 namespace surge {
 
@@ -28,51 +29,13 @@ constexpr std::array<std::string_view, 8> kParticleSections = {"fluid.position",
                                                                "dfsph.density_pressure_sum",
                                                                "dfsph.divergence_pressure_sum",
                                                                "wcsph.verlet_before"};
-bool is_particle_section(std::string_view name) {
-  return std::find(kParticleSections.begin(), kParticleSections.end(), name) != kParticleSections.end();
-}
-
-// The ranks' layout, after the solver's sections: the owned count of every rank (so their number), the
-// slabs' axis and cuts.
-constexpr std::string_view kOwnedCounts = "ranks.owned";
-constexpr std::string_view kSlabAxis = "ranks.axis";
-constexpr std::string_view kSlabCuts = "ranks.cuts";
-
-template <typename T>
-void add_section(SolverState& state, std::string_view name, const T* values, std::size_t count) {
-  StateSection& section = state.sections.emplace_back();
-  section.name = name;
-  section.element_size = std::uint32_t(sizeof(T));
-  section.count = count;
-  section.bytes.resize(count * sizeof(T));
-  if (count > 0) std::memcpy(section.bytes.data(), values, section.bytes.size());
-}
-
-const StateSection* find_section(const SolverState& state, std::string_view name) {
-  for (const StateSection& section : state.sections)
-    if (section.name == name) return &section;
-  return nullptr;
-}
-
-// The section's entries as values of T; StateMismatch unless it holds entries of T's size.
-template <typename T>
-std::vector<T> section_values(const StateSection& section) {
-  if (section.element_size != sizeof(T) || section.bytes.size() != section.count * sizeof(T))
-    throw StateMismatch("checkpoint section '" + section.name + "' holds entries of " +
-                        std::to_string(section.element_size) + " bytes; expected " +
-                        std::to_string(sizeof(T)));
-  std::vector<T> values(std::size_t(section.count));
-  if (!values.empty()) std::memcpy(values.data(), section.bytes.data(), section.bytes.size());
-  return values;
-}
-
-// One value section rewritten (the active count, the step state's copy of it).
-template <typename T, typename Change>
-void change_value(StateSection& section, Change change) {
-  std::vector<T> value = section_values<T>(section);
-  if (value.size() != 1) throw StateMismatch("checkpoint section '" + section.name + "' is not one value");
-  change(value[0]);
-  std::memcpy(section.bytes.data(), value.data(), sizeof(T));
+// The particle count in a solver's archive besides the sections' counts: FluidState's active count, and
+// WCSPH's step state's copy of it.
+void count_fluid(StateSection& section, std::uint64_t count) {
+  if (section.name == "fluid.active")
+    change_value<std::uint32_t>(section, [&](std::uint32_t& n) { n = std::uint32_t(count); });
+  if (section.name == "wcsph.step_state")
+    change_value<WcsphStepState>(section, [&](WcsphStepState& s) { s.active_count = std::uint32_t(count); });
 }
 
 }  // namespace
@@ -499,126 +462,21 @@ SolverState DistributedSph<Solver>::owned_particle_sections() const {
 template <typename Solver>
 bool DistributedSph<Solver>::gather_state(SolverState& state) {
   state.sections.clear();
-  const SolverState mine = owned_particle_sections();
-  const auto gather = [&](const std::vector<std::byte>& bytes) {
-    ByteBlocks to_rank(std::size_t(comm_.size()));
-    to_rank[0] = bytes;
-    std::vector<std::byte> all;
-    for (const std::vector<std::byte>& block : comm_.all_to_all(to_rank))
-      all.insert(all.end(), block.begin(), block.end());
-    return all;
-  };
-  const std::uint64_t owned_count = owned_.size();
-  std::vector<std::byte> count_bytes(sizeof owned_count);
-  std::memcpy(count_bytes.data(), &owned_count, sizeof owned_count);
-  const std::vector<std::byte> counts_bytes = gather(count_bytes);
-  std::vector<std::vector<std::byte>> gathered;
-  for (const StateSection& section : mine.sections) gathered.push_back(gather(section.bytes));
-  if (comm_.rank() != 0) return true;
-
-  std::vector<std::uint64_t> owned_counts(std::size_t(comm_.size()));
-  std::memcpy(owned_counts.data(), counts_bytes.data(), counts_bytes.size());
-  const std::uint64_t total = std::accumulate(owned_counts.begin(), owned_counts.end(), std::uint64_t{0});
-  StateSaver<CpuExecutor> saver(exec_, state);
-  solver_->archive_state(saver);
-  std::size_t replaced = 0;
-  for (StateSection& section : state.sections) {
-    if (section.name == "fluid.active") {
-      change_value<std::uint32_t>(section, [&](std::uint32_t& n) { n = std::uint32_t(total); });
-    } else if (kWcsph && section.name == "wcsph.step_state") {
-      change_value<WcsphStepState>(section,
-                                   [&](WcsphStepState& s) { s.active_count = std::uint32_t(total); });
-    } else if (is_particle_section(section.name)) {
-      std::size_t k = 0;
-      while (k < mine.sections.size() && mine.sections[k].name != section.name) ++k;
-      if (k == mine.sections.size())
-        throw std::logic_error("the ranks gather no section '" + section.name + "' of the solver's archive");
-      section.bytes = std::move(gathered[k]);
-      section.count = total;
-      ++replaced;
-    }
+  if (comm_.rank() == 0) {
+    StateSaver<CpuExecutor> saver(exec_, state);
+    solver_->archive_state(saver);
   }
-  if (replaced != mine.sections.size())
-    throw std::logic_error("the solver's archive lacks a particle section the ranks gathered");
-  const std::int32_t axis = slabs_.axis;
-  add_section(state, kOwnedCounts, owned_counts.data(), owned_counts.size());
-  add_section(state, kSlabAxis, &axis, 1);
-  add_section(state, kSlabCuts, slabs_.cuts.data(), slabs_.cuts.size());
+  gather_rank_state(comm_, owned_particle_sections(), owned_.size(), slabs_, kParticleSections, count_fluid,
+                    state);
   return true;
 }
 
 template <typename Solver>
 void DistributedSph<Solver>::restore_state(const SolverState& state) {
-  const StateSection* active = find_section(state, "fluid.active");
-  const StateSection* positions = find_section(state, "fluid.position");
-  if (active == nullptr || positions == nullptr)
-    throw StateMismatch("the checkpoint holds no fluid particles (its solver is not " +
-                        std::string(kWcsph   ? "wcsph"
-                                    : kDfsph ? "dfsph"
-                                             : "pbf") +
-                        ")");
-  const std::uint64_t total = section_values<std::uint32_t>(*active).at(0);
-  const std::vector<Vec4f> all_positions = section_values<Vec4f>(*positions);
-  if (all_positions.size() != total)
-    throw StateMismatch("checkpoint section 'fluid.position' holds " + std::to_string(all_positions.size()) +
-                        " particles, 'fluid.active' says " + std::to_string(total));
-
-  // Which of the checkpoint's particles this rank takes, in their order.
-  std::vector<std::size_t> taken;
-  const StateSection* counts = find_section(state, kOwnedCounts);
-  const StateSection* axis = find_section(state, kSlabAxis);
-  const StateSection* cuts = find_section(state, kSlabCuts);
-  if (counts != nullptr && axis != nullptr && cuts != nullptr &&
-      counts->count == std::uint64_t(comm_.size())) {
-    // As many ranks as wrote it: each its own particles and the cuts, as they were.
-    const std::vector<std::uint64_t> owned_counts = section_values<std::uint64_t>(*counts);
-    if (std::accumulate(owned_counts.begin(), owned_counts.end(), std::uint64_t{0}) != total)
-      throw StateMismatch("checkpoint section 'ranks.owned' counts other particles than 'fluid.active'");
-    if (section_values<std::int32_t>(*axis).at(0) != slabs_.axis)
-      throw StateMismatch("checkpoint section 'ranks.axis' cuts another axis than this scene's slabs");
-    slabs_.cuts = section_values<float>(*cuts);
-    if (slabs_.cuts.size() + 1 != owned_counts.size())
-      throw StateMismatch("checkpoint section 'ranks.cuts' does not cut its ranks' slabs");
-    const std::uint64_t first =
-        std::accumulate(owned_counts.begin(), owned_counts.begin() + comm_.rank(), std::uint64_t{0});
-    taken.resize(owned_counts[std::size_t(comm_.rank())]);
-    std::iota(taken.begin(), taken.end(), std::size_t(first));
-  } else {
-    // Another rank count, or one process's checkpoint: the first cuts over these particles.
-    const SphParameters& p = solver_->fluid().params;
-    slabs_ = first_slabs(p.domain_min, p.domain_max, all_positions, comm_.size(), options_);
-    for (std::size_t i = 0; i < all_positions.size(); ++i)
-      if (slabs_.owner(component(all_positions[i], slabs_.axis)) == comm_.rank()) taken.push_back(i);
-  }
-
-  // The solver's own archive with this rank's particles, loaded as one process loads it.
-  SolverState local;
-  for (const StateSection& section : state.sections) {
-    if (is_rank_layout_section(section.name)) continue;
-    StateSection& copy = local.sections.emplace_back();
-    copy.name = section.name;
-    copy.element_size = section.element_size;
-    if (is_particle_section(section.name)) {
-      if (section.count != total)
-        throw StateMismatch("checkpoint section '" + section.name + "' holds " +
-                            std::to_string(section.count) + " entries for " + std::to_string(total) +
-                            " particles");
-      copy.count = taken.size();
-      copy.bytes.resize(taken.size() * section.element_size);
-      for (std::size_t k = 0; k < taken.size(); ++k)
-        std::memcpy(copy.bytes.data() + k * section.element_size,
-                    section.bytes.data() + taken[k] * section.element_size, section.element_size);
-      continue;
-    }
-    copy.count = section.count;
-    copy.bytes = section.bytes;
-    if (copy.name == "fluid.active")
-      change_value<std::uint32_t>(copy, [&](std::uint32_t& n) { n = std::uint32_t(taken.size()); });
-    if (kWcsph && copy.name == "wcsph.step_state")
-      change_value<WcsphStepState>(copy,
-                                   [&](WcsphStepState& s) { s.active_count = std::uint32_t(taken.size()); });
-  }
-  StateLoader<CpuExecutor> loader(exec_, local);
+  const SphParameters& p = solver_->fluid().params;
+  const SolverState mine = take_rank_state(comm_, state, "fluid.position", kParticleSections, count_fluid,
+                                           p.domain_min, p.domain_max, options_, slabs_);
+  StateLoader<CpuExecutor> loader(exec_, mine);
   solver_->archive_state(loader);
   loader.finish();
 
@@ -645,7 +503,7 @@ void DistributedSph<Solver>::restore_state(const SolverState& state) {
     }
     owned_.push_back(record);
   }
-  global_count_ = (long long)(total);
+  global_count_ = (long long)(find_section(state, "fluid.position")->count);  // no collective: see the header
   halo_slots_found_ = false;
   figures_ = {};
   status_ = solver_->status();

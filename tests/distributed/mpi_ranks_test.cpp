@@ -1274,6 +1274,59 @@ TEST(MpiRanks, GranularColumnMatchesOneProcess) {
   EXPECT_LT(end.kinetic_energy, kPileOrderFactor * sensitivity.kinetic_energy);
 }
 
+// A granular run restarted from a checkpoint on as many ranks equals the uninterrupted run bit for bit
+// (position, velocity, spin and contact stress of every grain): the grains in each rank's order, and the
+// contact history, each grain's slots from its owner. The checkpoint falls after the grains have come into
+// contact (kGrainRestartStep, past the first 400 steps' fall) and after the first load balance.
+constexpr int kGrainRestartStep = 1010;
+constexpr int kGrainRestartSteps = 1400;
+
+std::size_t grains_differing(const std::vector<GrainRecord>& a, const std::vector<GrainRecord>& b) {
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+    differing += std::memcmp(&a[k], &b[k], sizeof(GrainRecord)) == 0 ? 0 : 1;
+  return differing + std::max(a.size(), b.size()) - std::min(a.size(), b.size());
+}
+
+TEST(MpiRanks, GranularColumnRestartFromACheckpointBitForBit) {
+  const DemSetup setup = small_column();
+  const DistributedOptions options{.rebalance_every = 20, .initial_cuts = InitialCuts::even};
+  const std::filesystem::path file = checkpoint_directory("granular_column") / "run.checkpoint";
+  const auto grains_on_rank0 = [&](const DistributedDem& ranks, const char* what) {
+    const std::vector<GrainRecord> all = gather_on_rank0(ranks.owned_grains());
+    return world->rank() == 0 ? by_creation_id(all, setup.grains.size(), what) : all;
+  };
+  DistributedDem uninterrupted(*world, setup, options);
+  for (int s = 0; s < kGrainRestartSteps; ++s) uninterrupted.step();
+  const std::vector<GrainRecord> expected = grains_on_rank0(uninterrupted, "uninterrupted");
+  long long touching = 0;
+  {
+    DistributedDem stopped(*world, setup, options);
+    for (int s = 0; s < kGrainRestartStep; ++s) stopped.step();
+    for (const GrainRecord& grain : stopped.owned_grains()) touching += grain.contact_stress > 0 ? 1 : 0;
+    world->sum(std::span<long long>(&touching, 1));
+    Checkpoint checkpoint;
+    ASSERT_TRUE(stopped.gather_state(checkpoint.state));
+    if (world->rank() == 0) write_checkpoint(file, checkpoint);
+    world->barrier();
+  }
+  DistributedDem resumed(*world, setup, options);
+  resumed.restore_state(read_checkpoint(file).state);
+  ASSERT_EQ(resumed.status().step, kGrainRestartStep);
+  for (int s = kGrainRestartStep; s < kGrainRestartSteps; ++s) resumed.step();
+  const std::vector<GrainRecord> restarted = grains_on_rank0(resumed, "restarted");
+  ASSERT_EQ(resumed.status().instability, Instability::none) << resumed.status().diagnosis();
+  EXPECT_EQ(resumed.status().time_s, uninterrupted.status().time_s);
+  if (world->rank() != 0) return;
+  const std::size_t differing = grains_differing(restarted, expected);
+  std::printf(
+      "[ ranks ] dem, %d ranks: restarted at step %d of %d: %zu grains (%lld touching at the checkpoint), "
+      "%zu differ\n",
+      world->size(), kGrainRestartStep, kGrainRestartSteps, expected.size(), touching, differing);
+  EXPECT_GT(touching, 100) << "the grains are in contact at the checkpoint: their history matters";
+  EXPECT_EQ(differing, 0u);
+}
+
 }  // namespace
 }  // namespace surge
 

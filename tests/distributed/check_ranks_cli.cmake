@@ -91,6 +91,18 @@ foreach(entry IN LISTS entries)
   endif()
 endforeach()
 
+# The files named after the two directories must hold the same bytes in both (a resumed run's and the
+# uninterrupted run's).
+function(expect_same_files uninterrupted_dir restarted_dir)
+  foreach(file ${ARGN})
+    file(READ ${uninterrupted_dir}/${file} uninterrupted HEX)
+    file(READ ${restarted_dir}/${file} restarted HEX)
+    if(NOT restarted STREQUAL uninterrupted)
+      message(FATAL_ERROR "${restarted_dir}/${file}, resumed on 2 ranks, differs from the uninterrupted run's")
+    endif()
+  endforeach()
+endfunction()
+
 # Checkpoints on 2 ranks (docs/checkpoints.md, "On ranks"): the gauged dam break stopped at step 30 by its
 # --steps and resumed from its checkpoint to step 60 leaves what the uninterrupted run leaves, to the byte:
 # the last frame's pieces, the .pvd and gauges.csv.
@@ -106,13 +118,8 @@ file(COPY ${WORK}/restarted/gauged_dam_break.checkpoint DESTINATION ${WORK}/save
 surge_on_2_ranks(out run ${gauged_scene} ${checkpointed} --steps 60 --out ${WORK}/restarted
                  --resume ${WORK}/restarted/gauged_dam_break.checkpoint)
 expect_contains("${out}" "resumed: ${WORK}/restarted/gauged_dam_break.checkpoint at step 30" "--resume on 2 ranks")
-foreach(file gauged_dam_break_000002_rank0.vtp gauged_dam_break_000002_rank1.vtp gauged_dam_break.pvd gauges.csv)
-  file(READ ${WORK}/uninterrupted/${file} uninterrupted HEX)
-  file(READ ${WORK}/restarted/${file} restarted HEX)
-  if(NOT restarted STREQUAL uninterrupted)
-    message(FATAL_ERROR "${file} of the run resumed on 2 ranks differs from the uninterrupted run's")
-  endif()
-endforeach()
+expect_same_files(${WORK}/uninterrupted ${WORK}/restarted gauged_dam_break_000002_rank0.vtp
+                  gauged_dam_break_000002_rank1.vtp gauged_dam_break.pvd gauges.csv)
 
 # The same checkpoint on 3 ranks (the cuts made anew) and in one process (its frames start a new series),
 # each in a directory of its own with the gauge rows the checkpoint counted, which the CSV continues.
@@ -168,13 +175,8 @@ surge_on_2_ranks(out ${grains_run} --steps 1400 --out ${WORK}/grains_uninterrupt
 surge_on_2_ranks(out ${grains_run} --steps 730 --checkpoint-every 730 --out ${WORK}/grains_restarted)
 surge_on_2_ranks(out ${grains_run} --steps 1400 --out ${WORK}/grains_restarted
                  --resume ${WORK}/grains_restarted/granular_column.checkpoint)
-foreach(file granular_column_000002_rank0.vtp granular_column_000002_rank1.vtp granular_column.pvd)
-  file(READ ${WORK}/grains_uninterrupted/${file} uninterrupted HEX)
-  file(READ ${WORK}/grains_restarted/${file} restarted HEX)
-  if(NOT restarted STREQUAL uninterrupted)
-    message(FATAL_ERROR "${file} of the granular column resumed on 2 ranks differs from the uninterrupted run's")
-  endif()
-endforeach()
+expect_same_files(${WORK}/grains_uninterrupted ${WORK}/grains_restarted granular_column_000002_rank0.vtp
+                  granular_column_000002_rank1.vtp granular_column.pvd)
 
 surge_on_2_ranks(out bench ${scene} --steps 10 --warmup 2 --particles 2000)
 foreach(figure "halo:" "exchange:" "imbalance:" "efficiency:")

@@ -18,6 +18,7 @@
 
 #include "app/backend_choice.h"
 #include "app/exit_codes.h"
+#include "app/run_checkpoints.h"
 #include "sim/backend/dem_simulation.h"
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/backend/simulation_factory.h"
@@ -26,6 +27,7 @@
 #include "sim/distributed/distributed_dem.h"
 #include "sim/distributed/distributed_sph.h"
 #include "sim/distributed/parallel_vtk.h"
+#include "sim/distributed/rank_agreement.h"
 #include "sim/io/exporters.h"
 #include "sim/io/gauge_recorder.h"
 #include "sim/io/time_schedule.h"
@@ -110,6 +112,26 @@ std::unique_ptr<Simulation> one_process(const Scene& scene, const RanksSetup& ra
   if (scene.solver == SolverKind::dfsph) return make_cpu_dfsph_simulation(setup, scene.dfsph);
   if (scene.solver == SolverKind::pbf) return make_cpu_pbf_simulation(setup, scene.pbf);
   return make_wcsph_simulation(setup, ExecutionMode::cpu);
+}
+
+// Runs `attempt` (which calls no collective) on this rank, then agrees with every rank on how it went
+// (sim/distributed/rank_agreement.h): if it failed anywhere, every rank throws the lowest failing rank's
+// error, bad input as InputError (exit 2), anything else as std::runtime_error; none waits on a rank that
+// stopped.
+template <typename Attempt>
+void on_every_rank(Communicator& world, Attempt&& attempt) {
+  constexpr int kBadInput = 1, kFailed = 2;
+  RankOutcome mine;
+  try {
+    attempt();
+  } catch (const InputError& e) {
+    mine = {kBadInput, e.what()};
+  } catch (const std::exception& e) {
+    mine = {kFailed, e.what()};
+  }
+  const RankOutcome first = first_failure_over_ranks(world, mine);
+  if (first.kind == kBadInput) throw InputError(first.message);
+  if (first.failed()) throw std::runtime_error(first.message);
 }
 
 // A non-negative double's bits order like the double: its maximum over the ranks through the integer one.
@@ -210,9 +232,13 @@ int run_scene_on_ranks(const RunOptions& options) {
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
   refuse_scene_for_ranks(scene, options.backend, options.mode);
-  if (options.checkpoint_every > 0 || options.checkpoint_every_time_s > 0 || !options.checkpoint_path.empty())
-    refuse("checkpoints (--checkpoint, --checkpoint-every, --checkpoint-every-time)");
-  if (!options.resume_path.empty()) refuse("--resume");
+  // Checkpoints (app/run_checkpoints.h; docs/checkpoints.md, "On ranks"): as one process's, the ranks'
+  // owned particles gathered on rank 0, which writes the file.
+  CheckpointPlan checkpoint_plan{.path = options.checkpoint_path,
+                                 .every_steps = options.checkpoint_every,
+                                 .every_time_s = options.checkpoint_every_time_s};
+  const bool checkpoints_asked = checkpoint_plan.enabled() || !options.checkpoint_path.empty();
+  const bool resuming = !options.resume_path.empty();
   if (options.render.writes_frames()) refuse("--render and --video");
   const std::vector<std::string> formats = options.formats.empty() ? scene.formats : options.formats;
   for (const std::string& format : formats)
@@ -225,25 +251,55 @@ int run_scene_on_ranks(const RunOptions& options) {
     return frame_times.enabled() ? frame_times.take(s.time_s) : s.step % cadence.every == 0;
   };
   const std::filesystem::path out_dir = options.out_dir.empty() ? scene.output_dir : options.out_dir;
+  if (checkpoint_plan.path.empty()) checkpoint_plan.path = out_dir / (scene.name + ".checkpoint");
 
   const RanksSetup setup = build_ranks_setup(scene, options.particles);
   const ParticleWords words = particle_words(setup);
   std::unique_ptr<Communicator> world = open_world();
   std::unique_ptr<DistributedFluid> ranks = start_ranks(*world, scene, setup, 50);
   const bool root = world->rank() == 0;
+  // Every rank reads the checkpoint (the ranks share the output directory's file system, as the frames'
+  // pieces do) and takes its part of the particles; a bad file stops every rank with the same error.
+  const Checkpoint identity = checkpoint_identity(scene, options.particles, "cpu", world->name());
+  std::optional<Checkpoint> resumed;
+  bool new_series = false;  // resumed from one process's checkpoint
+  if (resuming) {
+    on_every_rank(*world, [&] {
+      resumed = read_checkpoint_for(options.resume_path, identity);
+      // One process's checkpoint (no ranks' layout): its frames are a .vtp series, which the ranks do not
+      // continue; theirs starts anew.
+      if (std::none_of(resumed->state.sections.begin(), resumed->state.sections.end(),
+                       [](const StateSection& section) { return is_rank_layout_section(section.name); })) {
+        resumed->frames.frames_written = 0;
+        resumed->frames.series.clear();
+        new_series = true;
+      }
+      try {
+        ranks->restore_state(resumed->state);
+      } catch (const StateMismatch& error) {
+        throw InputError("--resume " + options.resume_path.string() + ": " + error.what());
+      }
+      resumed->state = {};  // restored: its memory goes
+      expect_same_gauges(options.resume_path, *resumed, scene);
+    });
+  }
+  RunCheckpoints checkpoints(checkpoint_plan, identity, resumed ? &*resumed : nullptr);
   const bool frames = (cadence.every > 0 || frame_times.enabled()) && !formats.empty();
   std::ostream& out = std::cout;
   // Gauges (sim/io/gauge_recorder.h): every rank samples (a sample adds the ranks' sums), rank 0 writes the
-  // CSV, where one process would.
+  // CSV, where one process would; a resumed run's recorders go on from the checkpoint's.
   std::optional<GaugeRecorder> gauges;
   const std::filesystem::path gauge_csv =
       out_dir / (scene.gauge_output.csv.empty() ? "gauges.csv" : scene.gauge_output.csv);
   if (!scene.gauges.empty()) {
-    try {
-      gauges.emplace(*ranks, scene.gauges, scene.gauge_output, root ? gauge_csv : std::filesystem::path());
-    } catch (const std::invalid_argument& e) {
-      throw InputError(e.what());
-    }
+    on_every_rank(*world, [&] {
+      try {
+        gauges.emplace(*ranks, scene.gauges, scene.gauge_output, root ? gauge_csv : std::filesystem::path(),
+                       resumed ? resumed->time_s : 0.0, resumed ? &resumed->gauges : nullptr);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(e.what());
+      }
+    });
   }
 
   if (root) {
@@ -258,15 +314,30 @@ int run_scene_on_ranks(const RunOptions& options) {
       out << ", one piece per rank)\n";
     }
     if (gauges) out << "gauges: " << gauge_csv.string() << '\n';
+    if (checkpoints_asked) out << "checkpoints: " << checkpoints.plan(false) << " (written by rank 0)\n";
+    if (resumed)
+      out << "resumed: " << options.resume_path.string() << " at step " << resumed->step
+          << ", t = " << resumed->time_s << " s\n";
+    if (new_series)
+      out << "note: " << options.resume_path.string()
+          << " was written by one process: the ranks' frames start a new series\n";
     out << std::flush;
+  }
+  // A resumed run's series goes on from the frames its checkpoint listed.
+  std::vector<std::pair<double, std::string>> series;
+  if (resumed) {
+    series = resumed->frames.series;
+    if (frame_times.enabled())
+      frame_times = TimeSchedule(cadence.every_time_s, resumed->frames.next_time_event);
   }
   if (frames && root) {
     std::filesystem::create_directories(out_dir);
-    remove_parallel_series(out_dir, scene.name);
+    // The frames the interrupted run wrote past its checkpoint go, and the .pvd lists the kept ones.
+    remove_parallel_series(out_dir, scene.name, int(series.size()));
+    if (!series.empty()) write_parallel_pvd(out_dir / (scene.name + ".pvd"), series);
   }
   world->barrier();  // the directory exists and is clean before any rank writes into it
 
-  std::vector<std::pair<double, std::string>> series;
   const auto write_frame = [&] {
     const int frame = int(series.size());
     write_vtp(out_dir / piece_file_name(scene.name, frame, world->rank()), ranks->owned_frame(),
@@ -285,9 +356,26 @@ int run_scene_on_ranks(const RunOptions& options) {
   const auto reached = [&](const StepStatus& s) {
     return max_steps > 0 ? s.step >= max_steps : s.time_s >= end_time;
   };
+  // Gathered on rank 0 (a collective), written there atomically; every rank learns whether it was.
+  const auto write_checkpoint_now = [&](const StepStatus& status) {
+    if (checkpoints.written_at(status)) return;
+    Checkpoint checkpoint = checkpoints.header(
+        status,
+        {.frames_written = int(series.size()), .series = series, .next_time_event = frame_times.next_event()},
+        gauges ? &*gauges : nullptr);
+    if (!ranks->gather_state(checkpoint.state))
+      throw std::logic_error("this solver keeps no checkpoints on ranks");
+    on_every_rank(*world, [&] {
+      if (root) write_checkpoint(checkpoints.path(), checkpoint);
+    });
+    checkpoints.count_written(status);
+  };
+
   const Clock::time_point start = Clock::now();
   StepStatus status = ranks->status();
-  if (frames && frame_due(status)) write_frame();
+  const long first_step = status.step;
+  // A resumed run's frame at its checkpoint step was written before the checkpoint was.
+  if (frames && !resumed && frame_due(status)) write_frame();
   while (!reached(status)) {
     ranks->step();
     status = ranks->status();
@@ -298,18 +386,24 @@ int run_scene_on_ranks(const RunOptions& options) {
     }
     if (frames && frame_due(status)) write_frame();
     if (gauges) gauges->sample_if_due(status);
+    if (checkpoints.due(status)) write_checkpoint_now(status);
   }
+  // At the end, so that a later run can go on from here (a later --time).
+  if (checkpoints_asked) write_checkpoint_now(status);
   if (gauges) gauges->finish();
   const double wall_s = max_over_ranks(*world, seconds_since(start));
   const Balance b = balance(*world, *ranks);
-  const ExchangeReport report = exchange_report(*world, DistributedFigures{}, ranks->figures(), status.step);
+  const ExchangeReport report =
+      exchange_report(*world, DistributedFigures{}, ranks->figures(), status.step - first_step);
   if (root) {
     out << "summary: " << scene.name << " on " << world->name() << '\n'
         << "  particles:      " << std::setprecision(0) << std::fixed << b.total << ' ' << words.moving
         << ", " << words.static_count << ' ' << words.static_kind << '\n';
     out.unsetf(std::ios::floatfield);
     out << "  steps:          " << status.step << ", simulated " << status.time_s << " s in " << wall_s
-        << " s\n";
+        << " s";
+    if (resumed) out << " (resumed at step " << first_step << ')';
+    out << '\n';
     print_exchange(out, report, b);
     print_solver_figures(out, *ranks);
     out << "  cuts at end:    " << cuts_text(ranks->slabs()) << '\n';
@@ -319,6 +413,9 @@ int run_scene_on_ranks(const RunOptions& options) {
     if (gauges)
       out << "  gauges:         " << gauges->rows_written() << " samples of " << scene.gauges.size()
           << " gauges every " << scene.gauge_output.every_time << " s: " << gauge_csv.string() << '\n';
+    if (checkpoints.written() > 0)
+      out << "  checkpoint:     " << checkpoints.path().string() << " (step " << checkpoints.last_step()
+          << ", " << checkpoints.written() << " written)\n";
     out << std::flush;
   }
   return kExitSuccess;

@@ -52,6 +52,13 @@ Checkpoint read_checkpoint_for(const std::filesystem::path& path, const Checkpoi
   return checkpoint;
 }
 
+void expect_same_gauges(const std::filesystem::path& path, const Checkpoint& checkpoint, const Scene& scene) {
+  if (checkpoint.has_gauges == !scene.gauges.empty()) return;
+  throw InputError("--resume " + path.string() + ": the checkpointed run had " +
+                   (checkpoint.has_gauges ? "gauges" : "no gauges") + ", this scene " +
+                   (scene.gauges.empty() ? "has none" : "has some"));
+}
+
 RunCheckpoints::RunCheckpoints(CheckpointPlan plan, Checkpoint identity, const Checkpoint* resumed)
     : plan_(std::move(plan)),
       identity_(std::move(identity)),
@@ -64,26 +71,36 @@ bool RunCheckpoints::due(const StepStatus& status) {
   return plan_.every_steps > 0 && status.step % plan_.every_steps == 0;
 }
 
-void RunCheckpoints::write(Simulation& simulation, const StepStatus& status, FrameWriter& frames,
-                           const GaugeRecorder* gauges) {
-  if (status.step == last_step_) return;  // the end of the run fell on a scheduled checkpoint
+Checkpoint RunCheckpoints::header(const StepStatus& status, FrameSeriesState frames,
+                                  const GaugeRecorder* gauges) const {
   Checkpoint checkpoint = identity_;
   checkpoint.step = status.step;
   checkpoint.time_s = status.time_s;
-  checkpoint.frames = frames.state();
+  checkpoint.frames = std::move(frames);
   if (gauges != nullptr) {
     checkpoint.has_gauges = true;
     checkpoint.gauges = gauges->state();
   }
   checkpoint.next_checkpoint_event = every_time_.next_event();
-  if (!simulation.save_state(checkpoint.state))
-    throw InputError(simulation.backend_name() + " cannot write checkpoints");
-  write_checkpoint(plan_.path, checkpoint);
+  return checkpoint;
+}
+
+void RunCheckpoints::count_written(const StepStatus& status) {
   ++written_;
   last_step_ = status.step;
 }
 
-std::string RunCheckpoints::plan() const {
+void RunCheckpoints::write(Simulation& simulation, const StepStatus& status, FrameWriter& frames,
+                           const GaugeRecorder* gauges) {
+  if (written_at(status)) return;  // the end of the run fell on a scheduled checkpoint
+  Checkpoint checkpoint = header(status, frames.state(), gauges);
+  if (!simulation.save_state(checkpoint.state))
+    throw InputError(simulation.backend_name() + " cannot write checkpoints");
+  write_checkpoint(plan_.path, checkpoint);
+  count_written(status);
+}
+
+std::string RunCheckpoints::plan(bool on_interrupt) const {
   std::ostringstream text;
   text << plan_.path.string() << ", ";
   if (plan_.every_time_s > 0) {
@@ -91,7 +108,7 @@ std::string RunCheckpoints::plan() const {
   } else if (plan_.every_steps > 0) {
     text << "every " << plan_.every_steps << (plan_.every_steps == 1 ? " step, " : " steps, ");
   }
-  text << "at the end and on Ctrl-C";
+  text << (on_interrupt ? "at the end and on Ctrl-C" : "at the end");
   return text.str();
 }
 

@@ -32,6 +32,8 @@ Checkpoint checkpoint_identity(const Scene& scene, long particles_override, cons
 // Reads `path` and checks that it is a checkpoint of the run `identity` describes: InputError naming the
 // file and what differs (and CheckpointError's reasons for a damaged or foreign file, as InputError).
 Checkpoint read_checkpoint_for(const std::filesystem::path& path, const Checkpoint& identity);
+// InputError naming the checkpoint `path` unless it had gauges exactly when `scene` has some.
+void expect_same_gauges(const std::filesystem::path& path, const Checkpoint& checkpoint, const Scene& scene);
 
 class RunCheckpoints {
  public:
@@ -45,12 +47,20 @@ class RunCheckpoints {
   // Writes one: the frames queued so far are written first, so that the files it lists are on disk.
   void write(Simulation& simulation, const StepStatus& status, FrameWriter& frames,
              const GaugeRecorder* gauges);
+  // The steps of write() for a run that saves its state otherwise (on ranks: gathered, written by rank 0):
+  // whether the last checkpoint was of this step (the end of the run fell on a scheduled one), the header
+  // of one at `status` (what it is for, the clock, the run's outputs, the schedule; the state is the
+  // caller's), and the count of one written.
+  bool written_at(const StepStatus& status) const { return status.step == last_step_; }
+  Checkpoint header(const StepStatus& status, FrameSeriesState frames, const GaugeRecorder* gauges) const;
+  void count_written(const StepStatus& status);
 
   int written() const { return written_; }
   long last_step() const { return last_step_; }
   const std::filesystem::path& path() const { return plan_.path; }
-  // "out/dam_break/dam_break.checkpoint, every 1000 steps", for the run's first lines.
-  std::string plan() const;
+  // "out/dam_break/dam_break.checkpoint, every 1000 steps, at the end and on Ctrl-C", for the run's first
+  // lines; without `on_interrupt` (on ranks, which write none on Ctrl-C) "at the end".
+  std::string plan(bool on_interrupt = true) const;
 
  private:
   CheckpointPlan plan_;

@@ -14,6 +14,7 @@
 #include "app/ranks_command.h"
 #include "app/run_checkpoints.h"
 #include "app/run_summary.h"
+#include "sim/distributed/distributed_fluid.h"
 #include "sim/io/gauge_recorder.h"
 #include "sim/io/surface_vdb.h"
 #include "sim/io/time_schedule.h"
@@ -216,17 +217,21 @@ int run_scene(const RunOptions& options) {
   std::optional<Checkpoint> resumed;
   if (resuming) {
     resumed = read_checkpoint_for(options.resume_path, identity);
+    // A checkpoint of a run on ranks holds one process's state too; its frames are the ranks' .pvtp
+    // series, which this run does not continue: its own series starts anew.
+    if (remove_rank_layout(resumed->state)) {
+      resumed->frames.frames_written = 0;
+      resumed->frames.series.clear();
+      std::cout << "note: " << options.resume_path.string()
+                << " was written on several ranks: this run's frames start a new series\n";
+    }
     try {
       simulation.load_state(resumed->state);
     } catch (const StateMismatch& error) {
       throw InputError("--resume " + options.resume_path.string() + ": " + error.what());
     }
     resumed->state = {};  // loaded: its memory goes
-    if (resumed->has_gauges != !scene.gauges.empty()) {
-      throw InputError("--resume " + options.resume_path.string() + ": the checkpointed run had " +
-                       (resumed->has_gauges ? "gauges" : "no gauges") + ", this scene " +
-                       (scene.gauges.empty() ? "has none" : "has some"));
-    }
+    expect_same_gauges(options.resume_path, *resumed, scene);
   }
   RunCheckpoints checkpoints(checkpoint_plan, identity, resumed ? &*resumed : nullptr);
   const double setup_s =

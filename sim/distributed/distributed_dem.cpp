@@ -1,17 +1,32 @@
 #include "sim/distributed/distributed_dem.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+
+#include "sim/distributed/rank_checkpoint.h"
 
 namespace surge {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// DemSolver::archive_state's sections with one entry per grain (rank_checkpoint.h).
+constexpr std::array<std::string_view, 5> kGrainSections = {"dem.position", "dem.velocity", "dem.id",
+                                                            "dem.angular_velocity", "dem.acceleration"};
+constexpr std::string_view kContactHistory = "dem.contact_history";
+
+// The grain count, a constant of the archive (DemSolver builds for all the setup's grains).
+void count_grains(StateSection& section, std::uint64_t count) {
+  if (section.name == "dem.grains")
+    change_value<std::uint32_t>(section, [&](std::uint32_t& n) { n = std::uint32_t(count); });
+}
 
 }  // namespace
 
@@ -151,6 +166,87 @@ ParticleFrame DistributedDem::owned_frame() const {
   frame.time_s = status_.time_s;
   frame.step = status_.step;
   return frame;
+}
+
+// The owned grains as the archive's grain sections; their contact history's slots (by creation id in the
+// solver) gathered after them in the same order, for rank 0 to put each grain's owner's slots into the
+// history it archives (the other ranks' slots of a grain are a halo copy's, never read).
+bool DistributedDem::gather_state(SolverState& state) {
+  const std::size_t n = owned_.size();
+  std::vector<Vec4f> position(n), velocity(n), spin(n), acceleration(n);
+  std::vector<std::uint32_t> id(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    position[k] = owned_[k].position;
+    velocity[k] = owned_[k].velocity;
+    spin[k] = owned_[k].angular_velocity;
+    id[k] = owned_[k].id;
+    acceleration[k] = {0, 0, 0, owned_[k].contact_stress};  // only its w (the export's stress) is kept
+  }
+  SolverState owned;
+  add_section(owned, "dem.position", position.data(), n);
+  add_section(owned, "dem.velocity", velocity.data(), n);
+  add_section(owned, "dem.id", id.data(), n);
+  if (solver_->grain_arrays().angular_velocity != nullptr)
+    add_section(owned, "dem.angular_velocity", spin.data(), n);
+  add_section(owned, "dem.acceleration", acceleration.data(), n);
+  state.sections.clear();
+  if (comm_.rank() == 0) {
+    StateSaver<CpuExecutor> saver(exec_, state);
+    solver_->archive_state(saver);
+  }
+  gather_rank_state(comm_, owned, n, slabs_, kGrainSections, count_grains, state);
+
+  const ContactSlot* history = solver_->contact_history();
+  if (history == nullptr) return true;
+  const std::size_t slot_bytes = solver_->contact_slots() * sizeof(ContactSlot);
+  std::vector<std::byte> slots(n * slot_bytes);
+  for (std::size_t k = 0; k < n; ++k)
+    std::memcpy(slots.data() + k * slot_bytes, history + std::size_t(id[k]) * solver_->contact_slots(),
+                slot_bytes);
+  const std::vector<std::byte> all_slots = gather_on_rank0(comm_, slots);
+  if (comm_.rank() != 0) return true;
+  const std::vector<std::uint32_t> all_ids = section_values<std::uint32_t>(*find_section(state, "dem.id"));
+  for (StateSection& section : state.sections) {
+    if (section.name != kContactHistory) continue;
+    for (std::size_t k = 0; k < all_ids.size(); ++k)
+      std::memcpy(section.bytes.data() + std::size_t(all_ids[k]) * slot_bytes,
+                  all_slots.data() + k * slot_bytes, slot_bytes);
+  }
+  return true;
+}
+
+void DistributedDem::restore_state(const SolverState& state) {
+  const DemParameters& p = solver_->dem_parameters();
+  const SolverState mine = take_rank_state(comm_, state, "dem.position", kGrainSections, count_grains,
+                                           p.domain_min, p.domain_max, options_, slabs_);
+  const StateSection* grains = find_section(mine, "dem.position");
+  if (grains->count > solver_->capacity())
+    throw StateMismatch("the checkpoint gives this rank " + std::to_string(grains->count) +
+                        " grains; the setup has " + std::to_string(solver_->capacity()));
+  solver_->set_grain_count(std::uint32_t(grains->count));
+  StateLoader<CpuExecutor> loader(exec_, mine);
+  solver_->archive_state(loader);
+  loader.finish();
+
+  const DemGrainArrays arrays = solver_->grain_arrays();
+  std::fill(is_owned_.begin(), is_owned_.end(), std::uint8_t{0});
+  owned_.clear();
+  halo_.clear();
+  for (std::size_t i = 0; i < solver_->particle_count(); ++i) {
+    if (arrays.id[i] >= is_owned_.size())
+      throw StateMismatch("checkpoint grain id " + std::to_string(arrays.id[i]) + " is beyond this setup's");
+    GrainRecord grain;
+    grain.position = arrays.position[i];
+    grain.velocity = arrays.velocity[i];
+    grain.angular_velocity =
+        arrays.angular_velocity != nullptr ? arrays.angular_velocity[i] : Vec4f{0, 0, 0, 0};
+    grain.id = arrays.id[i];
+    grain.contact_stress = arrays.acceleration[i].w;
+    owned_.push_back(grain);
+  }
+  figures_ = {};
+  status_ = solver_->status();
+  steps_ = status_.step;
 }
 
 }  // namespace surge

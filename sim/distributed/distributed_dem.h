@@ -45,6 +45,10 @@ class DistributedDem final : public DistributedFluid {
   // Density: the grain's material density; pressure: its mean contact stress (as one process exports).
   ParticleFrame owned_frame() const override;
   std::size_t owned_count() const override { return owned_.size(); }
+  // Checkpoints (DistributedFluid): the grains as one process's archive, and the contact history with
+  // every grain's slots from its owner.
+  bool gather_state(SolverState& state) override;
+  void restore_state(const SolverState& state) override;
   // None: the contact history's figures (DemSolver::named_figures) would count the halo copies' contacts.
   std::vector<NamedValue> solver_figures() const override { return {}; }
   // This rank's owned grains after the last step, with their spin (zero without rotation).

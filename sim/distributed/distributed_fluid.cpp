@@ -59,4 +59,13 @@ void add_step_to_totals(DistributedFigures& figures, double exchange_seconds) {
   figures.total_migrated += (long long)(figures.migration.particles_sent);
 }
 
+bool is_rank_layout_section(std::string_view name) {
+  return name.starts_with("ranks.");
+}
+
+bool remove_rank_layout(SolverState& state) {
+  return 0 != std::erase_if(state.sections,
+                            [](const StateSection& section) { return is_rank_layout_section(section.name); });
+}
+
 }  // namespace surge

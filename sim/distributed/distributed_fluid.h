@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "sim/core/named_value.h"
 #include "sim/core/particle_frame.h"
+#include "sim/core/solver_state.h"
 #include "sim/core/step_status.h"
 #include "sim/core/vec.h"
 #include "sim/distributed/communicator.h"
@@ -65,6 +67,23 @@ class DistributedFluid : public GaugeSource {
   // Gauges: the SPH drivers' (distributed_sph.h); none for DEM.
   bool set_gauges(const std::vector<GaugeProbe>&) override { return false; }
   void sample_gauges(std::vector<float>& values) override { values.clear(); }
+  // Checkpoints (docs/checkpoints.md, "On ranks"). gather_state, a collective after a step: the run's
+  // state in one process's checkpoint sections (sim/core/solver_state.h), every rank's owned particles
+  // gathered in rank order, plus the ranks' layout (their count, cuts and owned counts), into `state` on
+  // rank 0 (left empty on the others); false on every rank for a solver that keeps none on ranks.
+  // restore_state, on every rank with the whole state (each rank reads the file): on as many ranks as
+  // wrote it, each takes its own particles back in their order and the cuts, so the run continues bit for
+  // bit; on another count, or from a one-process checkpoint (no layout), the first cuts are balanced over
+  // the particles and each rank takes those in its slab. Not a collective (a rank that finds the state
+  // wrong throws while the others go on: the caller agrees on the outcome, rank_agreement.h). StateMismatch,
+  // naming the section, for a state this run cannot take.
+  virtual bool gather_state(SolverState& state) {
+    state.sections.clear();
+    return false;
+  }
+  virtual void restore_state(const SolverState&) {
+    throw StateMismatch("this solver keeps no checkpoints on several ranks");
+  }
 
  protected:
   SlabDecomposition slabs_;
@@ -100,6 +119,12 @@ void rebalance_slabs(Communicator& comm, SlabDecomposition& slabs, const std::ve
 }
 
 void add_exchange(ExchangeCount& into, const ExchangeCount& more);
+
+// A checkpoint written on ranks (DistributedFluid::gather_state) is one process's with the ranks' layout
+// after it, in sections named "ranks.*": without them one process resumes it.
+bool is_rank_layout_section(std::string_view name);
+// Whether `state` had the ranks' layout (it was written on ranks).
+bool remove_rank_layout(SolverState& state);
 
 // The end of a step on every rank (one max reduction): the largest instability code over the ranks goes
 // into `status` (one rank's blow-up stops them all), and the largest of the ranks' `owned_speed` [m/s] is

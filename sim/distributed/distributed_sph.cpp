@@ -1,17 +1,42 @@
 #include "sim/distributed/distributed_sph.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
+
+#include "sim/distributed/rank_checkpoint.h"
 
 namespace surge {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The sections of the solvers' archives (archive_state) that hold one entry per fluid particle, in the
+// archive's order: a checkpoint on ranks holds every rank's owned particles in them, one rank after
+// another. A name missing here shows at once: its section keeps one rank's count, which the loader refuses
+// on any other rank.
+constexpr std::array<std::string_view, 8> kParticleSections = {"fluid.position",
+                                                               "fluid.velocity",
+                                                               "fluid.id",
+                                                               "fluid.density",
+                                                               "fluid.pressure",
+                                                               "dfsph.density_pressure_sum",
+                                                               "dfsph.divergence_pressure_sum",
+                                                               "wcsph.verlet_before"};
+// The particle count in a solver's archive besides the sections' counts: FluidState's active count, and
+// WCSPH's step state's copy of it.
+void count_fluid(StateSection& section, std::uint64_t count) {
+  if (section.name == "fluid.active")
+    change_value<std::uint32_t>(section, [&](std::uint32_t& n) { n = std::uint32_t(count); });
+  if (section.name == "wcsph.step_state")
+    change_value<WcsphStepState>(section, [&](WcsphStepState& s) { s.active_count = std::uint32_t(count); });
+}
 
 }  // namespace
 
@@ -390,6 +415,99 @@ void DistributedSph<Solver>::sample_gauges(std::vector<float>& values) {
 template <typename Solver>
 std::vector<BodyState> DistributedSph<Solver>::body_states() {
   return solver_->fluid().solids.download_states();
+}
+
+// This rank's owned particles, in their order, as the particle sections of a solver's archive.
+template <typename Solver>
+SolverState DistributedSph<Solver>::owned_particle_sections() const {
+  const std::size_t n = owned_.size();
+  std::vector<Vec4f> position(n), velocity(n);
+  std::vector<std::uint32_t> id(n);
+  std::vector<float> density(n), pressure(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    position[k] = owned_[k].position;
+    velocity[k] = owned_[k].velocity;
+    id[k] = owned_[k].id;
+    density[k] = owned_[k].density;
+    pressure[k] = owned_[k].pressure;
+  }
+  SolverState state;
+  add_section(state, "fluid.position", position.data(), n);
+  add_section(state, "fluid.velocity", velocity.data(), n);
+  add_section(state, "fluid.id", id.data(), n);
+  add_section(state, "fluid.density", density.data(), n);
+  add_section(state, "fluid.pressure", pressure.data(), n);
+  if constexpr (kDfsph) {
+    std::vector<float> density_sum(n), divergence_sum(n);
+    for (std::size_t k = 0; k < n; ++k) {
+      density_sum[k] = owned_[k].density_pressure_sum;
+      divergence_sum[k] = owned_[k].divergence_pressure_sum;
+    }
+    add_section(state, "dfsph.density_pressure_sum", density_sum.data(), n);
+    add_section(state, "dfsph.divergence_pressure_sum", divergence_sum.data(), n);
+  }
+  if constexpr (kWcsph) {
+    if (!verlet_before_by_id_.empty()) {
+      std::vector<Vec4f> before(n);
+      for (std::size_t k = 0; k < n; ++k) before[k] = verlet_before_by_id_[owned_[k].id];
+      add_section(state, "wcsph.verlet_before", before.data(), n);
+    }
+  }
+  return state;
+}
+
+// Rank 0 archives its solver as one process would (the clock, the emitter's schedule, the solids, the step
+// state: the same bits on every rank) and puts every rank's owned particles in place of its own halo and
+// owned ones, so the file is a one-process checkpoint with the ranks' layout after it.
+template <typename Solver>
+bool DistributedSph<Solver>::gather_state(SolverState& state) {
+  state.sections.clear();
+  if (comm_.rank() == 0) {
+    StateSaver<CpuExecutor> saver(exec_, state);
+    solver_->archive_state(saver);
+  }
+  gather_rank_state(comm_, owned_particle_sections(), owned_.size(), slabs_, kParticleSections, count_fluid,
+                    state);
+  return true;
+}
+
+template <typename Solver>
+void DistributedSph<Solver>::restore_state(const SolverState& state) {
+  const SphParameters& p = solver_->fluid().params;
+  const SolverState mine = take_rank_state(comm_, state, "fluid.position", kParticleSections, count_fluid,
+                                           p.domain_min, p.domain_max, options_, slabs_);
+  StateLoader<CpuExecutor> loader(exec_, mine);
+  solver_->archive_state(loader);
+  loader.finish();
+
+  // The owned records from the solver's arrays, which hold them in the checkpoint's order.
+  FluidState<CpuExecutor>& fluid = solver_->fluid();
+  std::fill(is_owned_.begin(), is_owned_.end(), std::uint8_t{0});
+  if (!verlet_before_by_id_.empty())
+    std::fill(verlet_before_by_id_.begin(), verlet_before_by_id_.end(), Vec4f{});
+  owned_.clear();
+  halo_.clear();
+  for (std::uint32_t i = 0; i < fluid.n; ++i) {
+    if (fluid.id[i] >= is_owned_.size())
+      throw StateMismatch("checkpoint particle id " + std::to_string(fluid.id[i]) +
+                          " is beyond this setup's");
+    Record record;
+    static_cast<ParticleRecord&>(record) = {fluid.position[i], fluid.velocity[i], fluid.id[i],
+                                            fluid.density[i], fluid.pressure[i]};
+    if constexpr (kDfsph) {
+      record.density_pressure_sum = solver_->density_pressure_sum()[i];
+      record.divergence_pressure_sum = solver_->divergence_pressure_sum()[i];
+    }
+    if constexpr (kWcsph) {
+      if (!verlet_before_by_id_.empty()) verlet_before_by_id_[fluid.id[i]] = solver_->verlet_before()[i];
+    }
+    owned_.push_back(record);
+  }
+  global_count_ = (long long)(find_section(state, "fluid.position")->count);  // no collective: see the header
+  halo_slots_found_ = false;
+  figures_ = {};
+  status_ = solver_->status();
+  steps_ = status_.step;
 }
 
 template <typename Solver>

@@ -104,6 +104,8 @@ class DistributedSph final : public DistributedFluid {
   // std::invalid_argument for a kind the solver cannot measure.
   bool set_gauges(const std::vector<GaugeProbe>& probes) override;
   void sample_gauges(std::vector<float>& values) override;
+  bool gather_state(SolverState& state) override;
+  void restore_state(const SolverState& state) override;
   const Solver& solver() const { return *solver_; }
   // The solids' states after the last step (the same bits on every rank).
   std::vector<BodyState> body_states();
@@ -111,6 +113,7 @@ class DistributedSph final : public DistributedFluid {
 
  private:
   void emit_layer();
+  SolverState owned_particle_sections() const;
   void load_solver();
   void keep_owned();
   ExchangeCount migrate();

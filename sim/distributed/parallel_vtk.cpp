@@ -65,15 +65,23 @@ void write_parallel_pvd(const std::filesystem::path& path,
   });
 }
 
-std::size_t remove_parallel_series(const std::filesystem::path& directory, const std::string& series) {
+std::size_t remove_parallel_series(const std::filesystem::path& directory, const std::string& series,
+                                   int first_frame) {
   std::error_code error;
   if (!std::filesystem::is_directory(directory, error)) return 0;
   // The series name is the scene's, which may hold regex characters: match the prefix as text.
-  const std::regex rest(R"(^(\.pvd|_\d{6}\.pvtp|_\d{6}_rank\d+\.vtp)(\.tmp)?$)");
+  const std::regex rest(R"(^(\.pvd|_(\d{6})\.pvtp|_(\d{6})_rank\d+\.vtp)(\.tmp)?$)");
   std::size_t removed = 0;
   for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
     const std::string name = entry.path().filename().string();
-    if (name.rfind(series, 0) != 0 || !std::regex_match(name.substr(series.size()), rest)) continue;
+    if (name.rfind(series, 0) != 0) continue;
+    const std::string tail = name.substr(series.size());
+    std::smatch parts;
+    if (!std::regex_match(tail, parts, rest)) continue;
+    if (first_frame > 0) {
+      const std::string number = parts[2].matched ? parts[2].str() : parts[3].str();
+      if (number.empty() || std::stoi(number) < first_frame) continue;  // the .pvd, or a frame kept
+    }
     if (std::filesystem::remove(entry.path(), error)) ++removed;
   }
   return removed;

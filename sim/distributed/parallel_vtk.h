@@ -24,7 +24,10 @@ void write_pvtp(const std::filesystem::path& path, const std::vector<std::string
 void write_parallel_pvd(const std::filesystem::path& path,
                         const std::vector<std::pair<double, std::string>>& frames);
 // Removes an earlier run's files of the series `series` from `directory` (its .pvd, .pvtp files and the
-// ranks' pieces, and their temporary names), none other; returns how many.
-std::size_t remove_parallel_series(const std::filesystem::path& directory, const std::string& series);
+// ranks' pieces, and their temporary names), none other; returns how many. From `first_frame` > 0 (a
+// resumed run: the frames its checkpoint listed stay) only the frames numbered from it on, which the
+// interrupted run wrote past its checkpoint; the .pvd stays, for the caller to rewrite.
+std::size_t remove_parallel_series(const std::filesystem::path& directory, const std::string& series,
+                                   int first_frame = 0);
 
 }  // namespace surge

@@ -70,6 +70,17 @@ GaugeRecorder::GaugeRecorder(GaugeSource& source, const std::vector<GaugeDefinit
     for (const GaugeDefinition& gauge : gauges) values += gauge_value_count(gauge.kind);
     filters_.assign(values, FirstOrderFilter(output.filter_time));
   }
+  if (resume != nullptr) {
+    // The schedule and filters go on, on every rank of a distributed run (each samples; rank 0 writes).
+    if (resume->filters.size() != filters_.size()) {
+      throw std::runtime_error("cannot resume the gauges: the checkpoint filters " +
+                               std::to_string(resume->filters.size()) + " values, this scene " +
+                               std::to_string(filters_.size()));
+    }
+    rows_ = resume->rows;
+    schedule_ = TimeSchedule(as_written(output.every_time), resume->next_event);
+    for (std::size_t k = 0; k < filters_.size(); ++k) filters_[k].restore(resume->filters[k]);
+  }
   if (path_.empty()) return;  // samples, writes nothing (the header's comment)
   temporary_ = path_;
   temporary_ += ".tmp";
@@ -90,15 +101,7 @@ GaugeRecorder::GaugeRecorder(GaugeSource& source, const std::vector<GaugeDefinit
       throw std::runtime_error("cannot resume the gauges: '" + path_.string() +
                                "' has other columns than this scene's gauges");
     }
-    if (resume->filters.size() != filters_.size()) {
-      throw std::runtime_error("cannot resume the gauges: the checkpoint filters " +
-                               std::to_string(resume->filters.size()) + " values, this scene " +
-                               std::to_string(filters_.size()));
-    }
     kept = std::move(*prefix);
-    rows_ = resume->rows;
-    schedule_ = TimeSchedule(as_written(output.every_time), resume->next_event);
-    for (std::size_t k = 0; k < filters_.size(); ++k) filters_[k].restore(resume->filters[k]);
   }
   std::error_code ignored;
   if (path_.has_parent_path()) std::filesystem::create_directories(path_.parent_path(), ignored);

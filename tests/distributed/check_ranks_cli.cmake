@@ -1,7 +1,9 @@
 # `surge run` and `surge bench` under mpirun -np 2, as the README shows them: the .pvtp series reads back
 # (the .pvd names every frame, each .pvtp one piece per rank, the pieces' points add up to the particles of
-# a one-process run), a feature the ranks cannot share (checkpoints) is refused by name with exit 2, and the
-# bench reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
+# a one-process run), a run resumed from its checkpoint leaves the uninterrupted run's files to the byte
+# (frames, .pvd, gauges.csv), the checkpoint resumes on 3 ranks and in one process, a missing, foreign or
+# damaged checkpoint stops both ranks with exit 2 and the same error, a granular run resumes to the byte too,
+# and the bench reports its figures. DFSPH and PBF run and bench on ranks too, with their halo refreshes reported; DEM
 # runs and writes its series with the grains' radius; a gauged continuity-density dam break writes one
 # process's gauges.csv (header, rows) and frames every T seconds; the SPHERIC Test 2 scene runs with its
 # gauges; moving and floating solids run with their body gauges; the fountain's emitter runs; n-body is
@@ -89,17 +91,92 @@ foreach(entry IN LISTS entries)
   endif()
 endforeach()
 
-# A feature the ranks cannot share: refused by name before any step, exit 2, nothing written.
-execute_process(COMMAND ${mpirun} ${SURGE} run ${scene} --steps 2 --checkpoint-every 1 --out ${WORK}/refused
-                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 2)
-  message(FATAL_ERROR "checkpoints on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
-endif()
-expect_contains("${err}" "error: checkpoints (--checkpoint, --checkpoint-every, --checkpoint-every-time) cannot run over several ranks"
+# The files named after the two directories must hold the same bytes in both (a resumed run's and the
+# uninterrupted run's).
+function(expect_same_files uninterrupted_dir restarted_dir)
+  foreach(file ${ARGN})
+    file(READ ${uninterrupted_dir}/${file} uninterrupted HEX)
+    file(READ ${restarted_dir}/${file} restarted HEX)
+    if(NOT restarted STREQUAL uninterrupted)
+      message(FATAL_ERROR "${restarted_dir}/${file}, resumed on 2 ranks, differs from the uninterrupted run's")
+    endif()
+  endforeach()
+endfunction()
+
+# Checkpoints on 2 ranks (docs/checkpoints.md, "On ranks"): the gauged dam break stopped at step 30 by its
+# --steps and resumed from its checkpoint to step 60 leaves what the uninterrupted run leaves, to the byte:
+# the last frame's pieces, the .pvd and gauges.csv.
+set(gauged_scene ${SOURCE_DIR}/tests/distributed/gauged_dam_break.toml)
+set(checkpointed --particles 2000 --every 30)
+surge_on_2_ranks(out run ${gauged_scene} ${checkpointed} --steps 60 --out ${WORK}/uninterrupted)
+surge_on_2_ranks(out run ${gauged_scene} ${checkpointed} --steps 30 --checkpoint-every 20 --out ${WORK}/restarted)
+expect_contains("${out}" "checkpoints: ${WORK}/restarted/gauged_dam_break.checkpoint, every 20 steps, at the end"
                 "checkpoints on 2 ranks")
-if(EXISTS ${WORK}/refused)
-  message(FATAL_ERROR "a refused run created its output directory")
+expect_contains("${out}" "checkpoint:     ${WORK}/restarted/gauged_dam_break.checkpoint (step 30, 2 written)"
+                "checkpoints on 2 ranks")
+file(COPY ${WORK}/restarted/gauged_dam_break.checkpoint DESTINATION ${WORK}/saved)
+surge_on_2_ranks(out run ${gauged_scene} ${checkpointed} --steps 60 --out ${WORK}/restarted
+                 --resume ${WORK}/restarted/gauged_dam_break.checkpoint)
+expect_contains("${out}" "resumed: ${WORK}/restarted/gauged_dam_break.checkpoint at step 30" "--resume on 2 ranks")
+expect_same_files(${WORK}/uninterrupted ${WORK}/restarted gauged_dam_break_000002_rank0.vtp
+                  gauged_dam_break_000002_rank1.vtp gauged_dam_break.pvd gauges.csv)
+
+# The same checkpoint on 3 ranks (the cuts made anew) and in one process (its frames start a new series),
+# each in a directory of its own with the gauge rows the checkpoint counted, which the CSV continues.
+file(COPY ${WORK}/restarted/gauges.csv DESTINATION ${WORK}/on_three)
+file(COPY ${WORK}/restarted/gauges.csv DESTINATION ${WORK}/in_one)
+execute_process(COMMAND ${MPIEXEC} -np 3 --oversubscribe ${SURGE} run ${gauged_scene} ${checkpointed} --steps 40
+                        --out ${WORK}/on_three --resume ${WORK}/saved/gauged_dam_break.checkpoint
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "a 2-rank checkpoint resumed on 3 ranks: exit ${rc}\n${out}\n${err}")
 endif()
+expect_contains("${out}" "MPI (3 ranks)" "a 2-rank checkpoint on 3 ranks")
+execute_process(COMMAND ${SURGE} run ${gauged_scene} --backend cpu ${checkpointed} --steps 40 --out ${WORK}/in_one
+                        --resume ${WORK}/saved/gauged_dam_break.checkpoint
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "a 2-rank checkpoint resumed in one process: exit ${rc}\n${out}\n${err}")
+endif()
+expect_contains("${out}" "was written on several ranks" "a 2-rank checkpoint in one process")
+
+# A bad checkpoint: every rank stops with the same error naming the file and the problem, exit 2, and none
+# waits for the other (a deadlock would run into the test's timeout). The damaged one is the saved checkpoint
+# cut short, as a copy interrupted midway leaves it.
+execute_process(COMMAND head -c 3000 ${WORK}/saved/gauged_dam_break.checkpoint
+                OUTPUT_FILE ${WORK}/damaged.checkpoint RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "could not cut the checkpoint short (head -c): exit ${rc}")
+endif()
+function(expect_bad_checkpoint what scene_file checkpoint problem)
+  execute_process(COMMAND ${mpirun} ${SURGE} run ${scene_file} --particles 2000 --steps 40 --out ${WORK}/bad
+                          --resume ${checkpoint}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 2)
+    message(FATAL_ERROR "${what} checkpoint on 2 ranks: exit ${rc}, expected 2\n${out}\n${err}")
+  endif()
+  string(REGEX MATCHALL "error: [^\n]*${problem}" errors "${err}")
+  list(LENGTH errors count)
+  if(NOT count EQUAL 2)
+    message(FATAL_ERROR "${what} checkpoint on 2 ranks: ${count} ranks said '${problem}', expected both:\n${err}")
+  endif()
+endfunction()
+expect_bad_checkpoint("a missing" ${gauged_scene} ${WORK}/missing.checkpoint
+                      "cannot open checkpoint '${WORK}/missing.checkpoint'")
+expect_bad_checkpoint("another scene's" ${scene} ${WORK}/saved/gauged_dam_break.checkpoint
+                      "made from another setup \\(scene 'gauged_dam_break'\\)")
+expect_bad_checkpoint("a damaged" ${gauged_scene} ${WORK}/damaged.checkpoint
+                      "checkpoint '${WORK}/damaged.checkpoint' is damaged")
+
+# DEM on 2 ranks: the granular column stopped at step 730 (grains in contact) and resumed to 1400 writes the
+# uninterrupted run's last frame to the byte (the contact history goes with the checkpoint).
+set(grains_run run ${SOURCE_DIR}/scenes/granular_column.toml --particles 1000 --every 700 --quiet)
+surge_on_2_ranks(out ${grains_run} --steps 1400 --out ${WORK}/grains_uninterrupted)
+surge_on_2_ranks(out ${grains_run} --steps 730 --checkpoint-every 730 --out ${WORK}/grains_restarted)
+surge_on_2_ranks(out ${grains_run} --steps 1400 --out ${WORK}/grains_restarted
+                 --resume ${WORK}/grains_restarted/granular_column.checkpoint)
+expect_same_files(${WORK}/grains_uninterrupted ${WORK}/grains_restarted granular_column_000002_rank0.vtp
+                  granular_column_000002_rank1.vtp granular_column.pvd)
 
 surge_on_2_ranks(out bench ${scene} --steps 10 --warmup 2 --particles 2000)
 foreach(figure "halo:" "exchange:" "imbalance:" "efficiency:")

@@ -1,7 +1,8 @@
 // WCSPH, DFSPH and PBF over 1, 2 and 3 ranks (ctest runs this binary under mpirun -np 1, 2 and 3) against
 // one process: the dam break, 200 steps, compared particle by particle (by creation id) with the ordinary
 // solver run on rank 0. DEM (at the end): the granular column collapse, grain by grain early on and by the
-// pile's figures at the end. Built without MPI the binary says so and exits 77 (Skipped).
+// pile's figures at the end. Checkpoints (before DEM): a run restarted from one equals the uninterrupted run
+// bit for bit. Built without MPI the binary says so and exits 77 (Skipped).
 //
 // Why the results are not bit for bit: a rank's solver sorts owned and halo particles by cell starting
 // from another order than one process's, so a particle's neighbours are summed in another order and round
@@ -24,6 +25,9 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <string>
@@ -35,6 +39,7 @@
 #include "sim/distributed/communicator.h"
 #include "sim/distributed/distributed_dem.h"
 #include "sim/distributed/distributed_sph.h"
+#include "sim/io/checkpoint.h"
 #include "sim/io/gauge_recorder.h"
 #include "sim/scene/scene.h"
 #include "sim/setup/build_dem_setup.h"
@@ -195,6 +200,24 @@ std::unique_ptr<Solver> one_process(CpuExecutor& exec, const SphSetup& setup, co
   }
 }
 
+// One process and its reversed twin (the same solver on the setup's particles in reverse order), on rank 0:
+// one process's own sensitivity to the order of summation, which the ranks are judged against.
+template <typename Solver>
+class OneProcessTwins {
+ public:
+  template <typename Settings>
+  OneProcessTwins(const SphSetup& setup, const Settings& settings)
+      : one_(one_process<Solver>(exec_, setup, settings)),
+        reversed_(one_process<Solver>(reversed_exec_, surge::reversed(setup), settings)) {}
+  Solver& one() { return *one_; }
+  Solver& reversed() { return *reversed_; }
+
+ private:
+  TransferLedger ledger_, reversed_ledger_;
+  CpuExecutor exec_{ledger_}, reversed_exec_{reversed_ledger_};
+  std::unique_ptr<Solver> one_, reversed_;
+};
+
 struct Bounds {
   double position_spacings, velocity, density;  // the largest |dx| / spacing, |dv| [m/s], |drho| / rho0
 };
@@ -266,13 +289,9 @@ void expect_windowed_ranks_match_one_process(const Settings& settings, const Sph
   }
   if (world->rank() != 0) return;
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  const std::unique_ptr<Solver> one_solver = one_process<Solver>(exec, setup, settings);
-  const std::unique_ptr<Solver> reversed_solver =
-      one_process<Solver>(reversed_exec, reversed(setup), settings);
-  Solver& one = *one_solver;
-  Solver& one_reversed = *reversed_solver;
+  OneProcessTwins<Solver> twins(setup, settings);
+  Solver& one = twins.one();
+  Solver& one_reversed = twins.reversed();
   std::vector<int> one_iterations;
   Difference window_difference;
   const double spacing = setup.params.spacing;
@@ -498,9 +517,9 @@ TEST(MpiRanks, GaugesMatchOneProcess) {
   ASSERT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
   if (world->rank() != 0) return;
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  WcsphSolver<CpuExecutor> one(exec, setup), one_reversed(reversed_exec, reversed(setup));
+  OneProcessTwins<WcsphSolver<CpuExecutor>> twins(setup, NoSolverSettings{});
+  WcsphSolver<CpuExecutor>& one = twins.one();
+  WcsphSolver<CpuExecutor>& one_reversed = twins.reversed();
   one.set_gauges(probes);
   one_reversed.set_gauges(probes);
   GaugeSeries in_one, in_reversed;
@@ -607,13 +626,9 @@ void expect_solids_match_one_process(const Settings& settings, int steps, const 
     EXPECT_EQ(of_rank, body_series) << what << ": rank " << r << " holds other body states than rank 0";
   }
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  const std::unique_ptr<Solver> one_solver = one_process<Solver>(exec, setup, settings);
-  const std::unique_ptr<Solver> reversed_solver =
-      one_process<Solver>(reversed_exec, reversed(setup), settings);
-  Solver& one = *one_solver;
-  Solver& one_reversed = *reversed_solver;
+  OneProcessTwins<Solver> twins(setup, settings);
+  Solver& one = twins.one();
+  Solver& one_reversed = twins.reversed();
   one.set_gauges(probes);
   one_reversed.set_gauges(probes);
   GaugeSeries in_one, in_reversed;
@@ -712,19 +727,18 @@ void expect_emitter_matches_one_process(const Settings& settings, int steps, con
   world->sum(ranks_that_emitted);
   if (world->rank() != 0) return;
 
-  TransferLedger ledger, reversed_ledger;
-  CpuExecutor exec(ledger), reversed_exec(reversed_ledger);
-  const std::unique_ptr<Solver> one = one_process<Solver>(exec, setup, settings);
-  const std::unique_ptr<Solver> one_reversed = one_process<Solver>(reversed_exec, reversed(setup), settings);
+  OneProcessTwins<Solver> twins(setup, settings);
+  Solver& one = twins.one();
+  Solver& one_reversed = twins.reversed();
   for (int s = 0; s < steps; ++s) {
-    one->step();
-    one_reversed->step();
+    one.step();
+    one_reversed.step();
   }
   ParticleFrame reference;
-  one->download(reference);
+  one.download(reference);
   const std::size_t emitted = reference.size() - setup.fluid.size();
   std::printf("[ ranks ] %s, %d ranks: %zu particles emitted in %d steps (t = %.4f s); %lld ranks own some\n",
-              what, world->size(), emitted, steps, one->status().time_s, ranks_that_emitted[0]);
+              what, world->size(), emitted, steps, one.status().time_s, ranks_that_emitted[0]);
   EXPECT_GT(emitted, 3 * std::size_t(setup.emitter.nozzle.layer_size)) << what << ": layers entered";
   if (world->size() == 2) {
     EXPECT_EQ(ranks_that_emitted[0], 2) << what << ": the layers straddle the cut";
@@ -732,9 +746,9 @@ void expect_emitter_matches_one_process(const Settings& settings, int steps, con
   const float rho0 = setup.params.rest_density;
   const double spacing = setup.params.spacing;
   const Difference end_difference = compare_by_id(at_end, reference, rho0, what);
-  const Difference order_difference = compare_by_id(records_of(*one_reversed), reference, rho0, what);
-  print_difference(what, "one process", steps, one->status().time_s, end_difference, spacing);
-  print_difference("one process, its particles in reverse order", "one process", steps, one->status().time_s,
+  const Difference order_difference = compare_by_id(records_of(one_reversed), reference, rho0, what);
+  print_difference(what, "one process", steps, one.status().time_s, end_difference, spacing);
+  print_difference("one process, its particles in reverse order", "one process", steps, one.status().time_s,
                    order_difference, spacing);
   expect_ranks_within_order(end_difference, order_difference, kEmitterOrderFactor, what);
 }
@@ -745,6 +759,227 @@ TEST(MpiRanks, EmitterMatchesOneProcess) {
 
 TEST(MpiRanks, DfsphEmitterMatchesOneProcess) {
   expect_emitter_matches_one_process<DfsphSolver<CpuExecutor>>(DfsphParameters{}, 150, "dfsph emitter");
+}
+
+// ---- Checkpoints ----
+//
+// A run stopped at a checkpoint and resumed from it on as many ranks (DistributedFluid::gather_state and
+// restore_state, the file written and read as `surge run` does) must continue as the uninterrupted run,
+// bit for bit: every particle's position, velocity and density, every body state on every rank, and the
+// gauge CSV to the byte, rows after the restart included. The checkpoint falls after the first load
+// balance has moved the (even) first cuts and between two load balances, so the cuts restored are moved
+// ones; the recorder of the stopped run is dropped unfinished, as a killed
+// run leaves its rows in the .tmp.
+
+// A directory of this binary's working directory (the build's test folder), the same on every rank and
+// apart for each rank count (ctest may run the three at once).
+std::filesystem::path checkpoint_directory(const char* name) {
+  const std::filesystem::path directory =
+      std::filesystem::path("mpi_checkpoints_" + std::to_string(world->size())) / name;
+  if (world->rank() == 0) {
+    std::filesystem::remove_all(directory);
+    std::filesystem::create_directories(directory);
+  }
+  world->barrier();
+  return directory;
+}
+
+std::string file_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// What a run left: its particles (on rank 0), this rank's body states, its clock and its gauges' rows.
+struct RunEnd {
+  std::vector<ParticleRecord> particles;
+  std::vector<double> bodies;
+  StepStatus status;
+  int gauge_rows = 0;
+};
+
+// How many particles of `a` differ from `b`'s of the same creation id in any bit of position, velocity,
+// density or pressure (a particle missing, doubled or unknown counts too).
+std::size_t particles_differing(std::vector<ParticleRecord> a, std::vector<ParticleRecord> b,
+                                const char* what) {
+  EXPECT_EQ(a.size(), b.size()) << what << ": every particle owned by exactly one rank";
+  EXPECT_FALSE(a.empty()) << what;
+  const auto by_id = [](const ParticleRecord& x, const ParticleRecord& y) { return x.id < y.id; };
+  std::sort(a.begin(), a.end(), by_id);
+  std::sort(b.begin(), b.end(), by_id);
+  std::size_t differing = std::max(a.size(), b.size()) - std::min(a.size(), b.size());
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) {
+    const bool same = a[k].id == b[k].id && std::memcmp(&a[k].position, &b[k].position, sizeof(Vec4f)) == 0 &&
+                      std::memcmp(&a[k].velocity, &b[k].velocity, sizeof(Vec4f)) == 0 &&
+                      std::memcmp(&a[k].density, &b[k].density, sizeof(float)) == 0 &&
+                      std::memcmp(&a[k].pressure, &b[k].pressure, sizeof(float)) == 0;
+    differing += same ? 0 : 1;
+  }
+  return differing;
+}
+
+template <typename Solver>
+RunEnd end_of(DistributedSph<Solver>& ranks, GaugeRecorder* gauges) {
+  RunEnd end;
+  end.particles = gather_on_rank0(ranks);
+  for (const BodyState& state : ranks.body_states()) append_body_values(state, end.bodies);
+  end.status = ranks.status();
+  if (gauges != nullptr) {
+    gauges->finish();
+    end.gauge_rows = gauges->rows_written();
+  }
+  return end;
+}
+
+template <typename Solver, typename Settings>
+void expect_restart_bit_for_bit(const char* scene_file, long particles, const Settings& settings, int steps,
+                                int checkpoint_step, const char* what) {
+  const Scene scene = load_scene(scene_file);
+  const SphSetup setup = build_setup(scene, particles);
+  // Even first cuts, which the first load balance moves far: the cuts restored are not the first ones.
+  const DistributedOptions options{.rebalance_every = 20, .initial_cuts = InitialCuts::even};
+  ASSERT_GT(checkpoint_step, options.rebalance_every) << what << ": after a load balance";
+  ASSERT_NE(checkpoint_step % options.rebalance_every, 0) << what << ": between two load balances";
+  const std::filesystem::path directory = checkpoint_directory(what);
+  const bool root = world->rank() == 0;
+  const bool gauged = !scene.gauges.empty();
+  const auto recorder = [&](DistributedSph<Solver>& ranks, const char* csv, const Checkpoint* resumed) {
+    std::unique_ptr<GaugeRecorder> gauges;
+    if (gauged)
+      gauges = std::make_unique<GaugeRecorder>(
+          ranks, scene.gauges, scene.gauge_output, root ? directory / csv : std::filesystem::path(),
+          resumed ? resumed->time_s : 0.0, resumed ? &resumed->gauges : nullptr);
+    return gauges;
+  };
+  const auto run_to = [&](DistributedSph<Solver>& ranks, GaugeRecorder* gauges, int step) {
+    while (ranks.status().step < step) {
+      ranks.step();
+      if (gauges != nullptr) gauges->sample_if_due(ranks.status());
+    }
+  };
+
+  RunEnd uninterrupted;
+  {
+    DistributedSph<Solver> ranks(*world, setup, options, settings);
+    const std::unique_ptr<GaugeRecorder> gauges = recorder(ranks, "uninterrupted.csv", nullptr);
+    run_to(ranks, gauges.get(), steps);
+    uninterrupted = end_of(ranks, gauges.get());
+  }
+  const std::filesystem::path file = directory / "run.checkpoint";
+  int rows_at_checkpoint = 0;
+  std::vector<long long> particles_at_checkpoint = {0};
+  {
+    DistributedSph<Solver> ranks(*world, setup, options, settings);
+    const std::unique_ptr<GaugeRecorder> gauges = recorder(ranks, "restarted.csv", nullptr);
+    run_to(ranks, gauges.get(), checkpoint_step);
+    Checkpoint checkpoint;
+    checkpoint.step = ranks.status().step;
+    checkpoint.time_s = ranks.status().time_s;
+    if (gauges) {
+      checkpoint.has_gauges = true;
+      checkpoint.gauges = gauges->state();
+      rows_at_checkpoint = gauges->rows_written();
+    }
+    if (world->size() > 1) {
+      EXPECT_GT(ranks.figures().rebalances, 0) << what << ": the cuts moved before the checkpoint";
+    }
+    particles_at_checkpoint[0] = (long long)(ranks.owned_count());
+    world->sum(particles_at_checkpoint);
+    ASSERT_TRUE(ranks.gather_state(checkpoint.state)) << what;
+    EXPECT_EQ(checkpoint.state.sections.empty(), !root) << what << ": the state is gathered on rank 0 alone";
+    if (root) write_checkpoint(file, checkpoint);
+    world->barrier();  // the file is whole before any rank reads it
+    // The stopped run's gauges stay unfinished in their .tmp, as a killed run leaves them.
+  }
+  const Checkpoint checkpoint = read_checkpoint(file);
+  DistributedSph<Solver> ranks(*world, setup, options, settings);
+  ranks.restore_state(checkpoint.state);
+  ASSERT_EQ(ranks.status().step, checkpoint_step) << what;
+  const std::unique_ptr<GaugeRecorder> gauges = recorder(ranks, "restarted.csv", &checkpoint);
+  run_to(ranks, gauges.get(), steps);
+  const RunEnd restarted = end_of(ranks, gauges.get());
+  ASSERT_EQ(restarted.status.instability, Instability::none) << restarted.status.diagnosis();
+  // Shown, not required: early in the gauged dam break the water has not yet crossed a cut again.
+  const long long migrated_after = totals_over_ranks(ranks.figures()).migrated;
+
+  EXPECT_EQ(restarted.status.step, uninterrupted.status.step) << what;
+  EXPECT_EQ(restarted.status.time_s, uninterrupted.status.time_s) << what;
+  EXPECT_EQ(restarted.bodies, uninterrupted.bodies) << what << ": rank " << world->rank() << "'s bodies";
+  if (!root) return;
+  const std::size_t differing = particles_differing(restarted.particles, uninterrupted.particles, what);
+  const std::string csv = file_text(directory / "uninterrupted.csv");
+  std::printf(
+      "[ ranks ] %s, %d ranks: restarted at step %d of %d (t = %.4f s): %zu particles, %zu differ; %zu body "
+      "values; %d gauge rows, %d after the restart; %lld particles migrated after it\n",
+      what, world->size(), checkpoint_step, steps, restarted.status.time_s, restarted.particles.size(),
+      differing, restarted.bodies.size(), restarted.gauge_rows, restarted.gauge_rows - rows_at_checkpoint,
+      migrated_after);
+  EXPECT_EQ(differing, 0u) << what;
+  if (setup.emitter.present) {
+    EXPECT_GT((long long)(restarted.particles.size()), particles_at_checkpoint[0])
+        << what << ": the emitter went on after the restart";
+  }
+  if (gauged) {
+    EXPECT_GT(uninterrupted.gauge_rows, rows_at_checkpoint) << what << ": rows after the restart";
+    EXPECT_EQ(restarted.gauge_rows, uninterrupted.gauge_rows) << what;
+    EXPECT_FALSE(csv.empty()) << what;
+    EXPECT_EQ(file_text(directory / "restarted.csv"), csv) << what << ": the gauge CSV";
+  }
+}
+
+// The solids tank (WCSPH): the piston's prescribed pose and the floating box's state, with its body and
+// force gauges.
+TEST(MpiRanks, SolidsRestartFromACheckpointBitForBit) {
+  expect_restart_bit_for_bit<WcsphSolver<CpuExecutor>>(SURGE_SOURCE_DIR "/tests/distributed/solids_tank.toml",
+                                                       0, NoSolverSettings{}, 120, 50, "solids");
+}
+
+// The gauged dam break: continuity density, whose Verlet state (the previous step) travels by creation id,
+// a fixed box and gauges of every kind the ranks share.
+TEST(MpiRanks, ContinuityDensityRestartFromACheckpointBitForBit) {
+  expect_restart_bit_for_bit<WcsphSolver<CpuExecutor>>(
+      SURGE_SOURCE_DIR "/tests/distributed/gauged_dam_break.toml", kIterativeParticles, NoSolverSettings{},
+      100, 45, "continuity");
+}
+
+// The emitter tank (DFSPH): the emitter's schedule and the warm-start pressure sums each particle carries.
+TEST(MpiRanks, DfsphEmitterRestartFromACheckpointBitForBit) {
+  expect_restart_bit_for_bit<DfsphSolver<CpuExecutor>>(
+      SURGE_SOURCE_DIR "/tests/distributed/emitter_tank.toml", 0, DfsphParameters{}, 90, 35, "dfsph_emitter");
+}
+
+// A checkpoint written by one rank (rank 0 alone, through the one-rank transport) resumed on every rank of
+// this run: on 2 and 3 ranks the cuts are made anew over the checkpoint's particles and each rank takes
+// those in its slab. The restored particles must be the checkpoint's, every one once, bit for bit, and the
+// run goes on (it is not compared with an uninterrupted one: the ranks sum in another order).
+TEST(MpiRanks, CheckpointOfOneRankResumesOnAnyCount) {
+  const SphSetup setup =
+      build_setup(load_scene(SURGE_SOURCE_DIR "/scenes/dam_break.toml"), kIterativeParticles);
+  const std::filesystem::path file = checkpoint_directory("one_rank") / "run.checkpoint";
+  std::vector<ParticleRecord> written;
+  if (world->rank() == 0) {
+    SingleProcess alone;
+    DistributedWcsph one_rank(alone, setup, {.rebalance_every = 20});
+    for (int s = 0; s < 30; ++s) one_rank.step();
+    Checkpoint checkpoint;
+    ASSERT_TRUE(one_rank.gather_state(checkpoint.state));
+    write_checkpoint(file, checkpoint);
+    const ParticleFrame frame = one_rank.owned_frame();
+    for (std::size_t k = 0; k < frame.size(); ++k)
+      written.push_back(
+          {frame.position[k], frame.velocity[k], frame.id[k], frame.density[k], frame.pressure[k]});
+  }
+  world->barrier();
+  DistributedWcsph ranks(*world, setup, {.rebalance_every = 20});
+  ranks.restore_state(read_checkpoint(file).state);
+  EXPECT_EQ(ranks.status().step, 30);
+  EXPECT_GT(ranks.owned_count(), 0u) << "rank " << world->rank() << " took particles of its slab";
+  const std::vector<ParticleRecord> restored = gather_on_rank0(ranks);
+  for (int s = 0; s < 20; ++s) ranks.step();
+  EXPECT_EQ(ranks.status().instability, Instability::none) << ranks.status().diagnosis();
+  const std::vector<ParticleRecord> stepped = gather_on_rank0(ranks);
+  if (world->rank() != 0) return;
+  EXPECT_EQ(particles_differing(restored, written, "one rank's checkpoint"), 0u);
+  EXPECT_EQ(stepped.size(), written.size()) << "every particle still owned once";
 }
 
 TEST(MpiRanks, ParticleCrossingTwoCutsGoesStraightToItsOwner) {
@@ -1037,6 +1272,59 @@ TEST(MpiRanks, GranularColumnMatchesOneProcess) {
   EXPECT_LT(end.spread_x, kPileOrderFactor * sensitivity.spread_x);
   EXPECT_LT(end.spread_z, kPileOrderFactor * sensitivity.spread_z);
   EXPECT_LT(end.kinetic_energy, kPileOrderFactor * sensitivity.kinetic_energy);
+}
+
+// A granular run restarted from a checkpoint on as many ranks equals the uninterrupted run bit for bit
+// (position, velocity, spin and contact stress of every grain): the grains in each rank's order, and the
+// contact history, each grain's slots from its owner. The checkpoint falls after the grains have come into
+// contact (kGrainRestartStep, past the first 400 steps' fall) and after the first load balance.
+constexpr int kGrainRestartStep = 1010;
+constexpr int kGrainRestartSteps = 1400;
+
+std::size_t grains_differing(const std::vector<GrainRecord>& a, const std::vector<GrainRecord>& b) {
+  std::size_t differing = 0;
+  for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k)
+    differing += std::memcmp(&a[k], &b[k], sizeof(GrainRecord)) == 0 ? 0 : 1;
+  return differing + std::max(a.size(), b.size()) - std::min(a.size(), b.size());
+}
+
+TEST(MpiRanks, GranularColumnRestartFromACheckpointBitForBit) {
+  const DemSetup setup = small_column();
+  const DistributedOptions options{.rebalance_every = 20, .initial_cuts = InitialCuts::even};
+  const std::filesystem::path file = checkpoint_directory("granular_column") / "run.checkpoint";
+  const auto grains_on_rank0 = [&](const DistributedDem& ranks, const char* what) {
+    const std::vector<GrainRecord> all = gather_on_rank0(ranks.owned_grains());
+    return world->rank() == 0 ? by_creation_id(all, setup.grains.size(), what) : all;
+  };
+  DistributedDem uninterrupted(*world, setup, options);
+  for (int s = 0; s < kGrainRestartSteps; ++s) uninterrupted.step();
+  const std::vector<GrainRecord> expected = grains_on_rank0(uninterrupted, "uninterrupted");
+  long long touching = 0;
+  {
+    DistributedDem stopped(*world, setup, options);
+    for (int s = 0; s < kGrainRestartStep; ++s) stopped.step();
+    for (const GrainRecord& grain : stopped.owned_grains()) touching += grain.contact_stress > 0 ? 1 : 0;
+    world->sum(std::span<long long>(&touching, 1));
+    Checkpoint checkpoint;
+    ASSERT_TRUE(stopped.gather_state(checkpoint.state));
+    if (world->rank() == 0) write_checkpoint(file, checkpoint);
+    world->barrier();
+  }
+  DistributedDem resumed(*world, setup, options);
+  resumed.restore_state(read_checkpoint(file).state);
+  ASSERT_EQ(resumed.status().step, kGrainRestartStep);
+  for (int s = kGrainRestartStep; s < kGrainRestartSteps; ++s) resumed.step();
+  const std::vector<GrainRecord> restarted = grains_on_rank0(resumed, "restarted");
+  ASSERT_EQ(resumed.status().instability, Instability::none) << resumed.status().diagnosis();
+  EXPECT_EQ(resumed.status().time_s, uninterrupted.status().time_s);
+  if (world->rank() != 0) return;
+  const std::size_t differing = grains_differing(restarted, expected);
+  std::printf(
+      "[ ranks ] dem, %d ranks: restarted at step %d of %d: %zu grains (%lld touching at the checkpoint), "
+      "%zu differ\n",
+      world->size(), kGrainRestartStep, kGrainRestartSteps, expected.size(), touching, differing);
+  EXPECT_GT(touching, 100) << "the grains are in contact at the checkpoint: their history matters";
+  EXPECT_EQ(differing, 0u);
 }
 
 }  // namespace

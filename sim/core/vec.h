@@ -61,6 +61,38 @@ SURGE_HD T length_squared(Vec3<T> a) {
   return dot(a, a);
 }
 
+// 1 / sqrt(x), the inner loops' square root (n-body gravity, the SPH kernels' gradient_factor): on the GPU
+// one special-function instruction (2 ulp) where 1.0f / sqrtf(x) is a square root and a division, each with a
+// slow path; on the host a square root and a division.
+template <typename T>
+SURGE_HD T reciprocal_sqrt(T value) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(float)) {
+    // rsqrtf() asks for the IEEE denormal behaviour, for which ptxas wraps the instruction in a test and two
+    // rescaling multiplies; the flush-to-zero form is the bare instruction. It differs only for inputs below
+    // 1.2e-38: a softened distance never is, an unsoftened one is only for bodies 1e-19 apart (whose pull
+    // overflows float either way), and gradient_factor clamps r^2 to at least that.
+    float result;
+    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(result) : "f"(value));
+    return result;
+  } else {
+    return rsqrt(value);
+  }
+#else
+  return T(1) / std::sqrt(value);
+#endif
+}
+
+// a / b for the inner loops: on the GPU __fdividef (a reciprocal and a multiply, within 2 ulp for |b| below
+// 2^126), where a / b rounds exactly at the cost of a refinement, a check and a slow path; on the host a / b.
+SURGE_HD float fast_divide(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fdividef(a, b);
+#else
+  return a / b;
+#endif
+}
+
 using Vec3f = Vec3<float>;
 using Vec3d = Vec3<double>;
 

@@ -18,26 +18,6 @@ struct alignas(4 * sizeof(T)) Body {
   T m;        // mass [mass]
 };
 
-template <typename T>
-SURGE_HD T reciprocal_sqrt(T value) {
-#if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == sizeof(float)) {
-    // One special-function instruction (2 ulp, well under the softening's effect). rsqrtf() asks for the
-    // IEEE denormal behaviour, for which ptxas wraps the instruction in a test and two rescaling multiplies;
-    // the flush-to-zero form is the bare instruction. It differs only for inputs below 1.2e-38, which a
-    // softened distance never is and an unsoftened one is only for bodies 1e-19 apart, whose pull overflows
-    // float either way.
-    float result;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(result) : "f"(value));
-    return result;
-  } else {
-    return rsqrt(value);
-  }
-#else
-  return T(1) / std::sqrt(value);
-#endif
-}
-
 // Adds body j's pull on body i, per unit G, to `a`:
 //   a_i += m_j (x_j - x_i) / (|x_j - x_i|^2 + eps^2)^(3/2)
 // Plummer softening (Aarseth 1963): the pull of a Plummer sphere of scale eps instead of a point,

@@ -22,8 +22,11 @@ namespace surge {
 
 // The arrays a stage reads, all in cell order.
 struct FluidFields {
-  CellIndexView index;              // positions + cell_start of the fluid
-  const Vec4f* velocity = nullptr;  // [m/s]
+  CellIndexView index;  // positions + cell_start of the fluid
+  // xyz: velocity [m/s]; w: the pressure term p / rho^2 [m^5/(kg s^2)] of this step's equation of state
+  // (set_equation_of_state). The force pass loads v_j as one float4 anyway, so p_j / rho_j^2 comes with it:
+  // no division and no fourth load per neighbour pair.
+  const Vec4f* velocity = nullptr;
   const float* density = nullptr;   // [kg/m^3]
   const float* pressure = nullptr;  // [Pa]
 };
@@ -34,11 +37,12 @@ SURGE_HD float compute_density(const Kernel& kernel, const SphParameters& params
                                const CellIndexView& fluid, const CellIndexView& boundary, Vec3f x_i) {
   const float support2 = params.support * params.support;
   float fluid_sum = 0.0f;
-  for_each_neighbor(grid, fluid, x_i, support2,
-                    [&](std::uint32_t, Vec3f, float r2) { fluid_sum += kernel.value(sqrtf(r2)); });
+  for_each_neighbor(grid, fluid, x_i, support2, [&](std::uint32_t, Vec3f, float r2) {
+    fluid_sum += kernel.value(distance_from_squared(r2));
+  });
   float boundary_sum = 0.0f;
   for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f, float r2) {
-    boundary_sum += boundary.positions[b].w * kernel.value(sqrtf(r2));
+    boundary_sum += boundary.positions[b].w * kernel.value(distance_from_squared(r2));
   });
   return params.particle_mass * fluid_sum + params.rest_density * boundary_sum;
 }
@@ -58,6 +62,14 @@ SURGE_HD float compute_density(const Kernel& kernel, const SphParameters& params
 SURGE_HD float tait_pressure(const SphParameters& params, float rho) {
   const float p = params.tait_stiffness * (powf(rho / params.rest_density, params.tait_exponent) - 1.0f);
   return p > 0.0f || params.continuity_density ? p : 0.0f;
+}
+
+// The equation-of-state stage's outputs for one particle of density rho: its pressure, and the pressure term
+// p / rho^2 in its velocity's w (FluidFields), which every force pair of it would otherwise divide out again.
+SURGE_HD void set_equation_of_state(const SphParameters& params, float rho, float& pressure,
+                                    Vec4f& velocity) {
+  pressure = tait_pressure(params, rho);
+  velocity.w = pressure / (rho * rho);
 }
 
 struct ParticleAcceleration {
@@ -87,23 +99,37 @@ SURGE_HD ParticleAcceleration start_acceleration(const SphParameters& params, co
   return out;
 }
 
+// What a force pair's hook gets besides j: the pair's numbers the force terms have computed already.
+struct ForcePair {
+  Vec3f r_ij;             // x_i - x_j [m]
+  float r2;               // |r_ij|^2 [m^2]
+  float gradient_factor;  // grad_i W_ij = gradient_factor r_ij (Kernel::gradient_factor)
+  float v_dot_r;          // (v_i - v_j) . r_ij [m^2/s]
+  float rho_j;            // [kg/m^3]; a wall particle's hook does not use it
+};
+
 // A pair hook that adds nothing: the summation-density force pass.
 struct NoPairTerm {
   template <typename... Args>
   SURGE_HD void operator()(Args&&...) const {}
 };
 
-// Fluid neighbours j of fluid particle i. `pair(j, r_ij, r2, grad_w)` runs for every j != i after the
-// force terms, so the continuity pass (add_fluid_rates) adds its sums in the same neighbour visit while
-// the acceleration is computed exactly as without it.
+// Fluid neighbours j of fluid particle i. `pair(j, ForcePair)` runs for every j != i after the force terms,
+// so the continuity pass (add_fluid_rates) adds its sums in the same neighbour visit while the acceleration
+// is computed exactly as without it.
+//
+// The pair's cost is the GPU's inner loop (WCSPH's force pass is bound by instructions, not by memory):
+// p_j / rho_j^2 comes precomputed in v_j's w, the gradient is a factor of r_ij from r^2 with one reciprocal
+// square root, the viscous term is taken without a branch and divided by fast_divide, and the sum keeps m
+// out until the end.
 template <typename Kernel, typename Pair>
 SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& params,
                                      const GridGeometry& grid, const FluidFields& fluid, std::uint32_t i,
                                      ParticleAcceleration& out, Pair&& pair) {
   const Vec3f x_i = xyz(fluid.index.positions[i]);
-  const Vec3f v_i = xyz(fluid.velocity[i]);
+  const Vec4f v_i = fluid.velocity[i];
+  const float p_over_rho2_i = v_i.w;
   const float rho_i = fluid.density[i];
-  const float p_over_rho2_i = fluid.pressure[i] / (rho_i * rho_i);
   const float m = params.particle_mass;
   const ViscosityConstants viscosity = viscosity_constants(params);
   const float support2 = params.support * params.support;
@@ -111,23 +137,23 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
   // epsilon 0 (the default, and every scene in scenes/) it is not summed: the same result to the bit, as
   // x += dt (v + 0 xsph) is x += dt v. The same test for every particle: no divergence on the GPU.
   const bool xsph = params.xsph_epsilon != 0.0f;
+  Vec3f sum{};  // sum_j (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad W_ij
   for_each_neighbor(grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
     if (j == i) return;
-    const float r = sqrtf(r2);
-    const Vec3f grad_w = kernel.gradient(r_ij, r);
+    const float gradient_factor = kernel.gradient_factor(r2);
+    const Vec4f v_j = fluid.velocity[j];
     const float rho_j = fluid.density[j];
-    // Symmetric pressure gradient: a_i -= m (p_i/rho_i^2 + p_j/rho_j^2) grad W_ij.
-    float coefficient = p_over_rho2_i + fluid.pressure[j] / (rho_j * rho_j);
-    const Vec3f v_j = xyz(fluid.velocity[j]);
-    const float v_dot_r = dot(v_i - v_j, r_ij);
-    if (v_dot_r < 0.0f) {
-      // Artificial viscosity Pi_ij = -alpha c0 h (v_ij . r_ij) / (rho_bar (r^2 + eta^2)), approaching only.
-      coefficient += -2.0f * viscosity.alpha_h_c0 * v_dot_r / ((rho_i + rho_j) * (r2 + viscosity.eta2));
-    }
-    out.acceleration -= (m * coefficient) * grad_w;
-    if (xsph) out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(r)) * (v_j - v_i);
-    pair(j, r_ij, r2, grad_w);
+    const float v_dot_r = dot(xyz(v_i) - xyz(v_j), r_ij);
+    // Artificial viscosity Pi_ij = -alpha c0 h (v_ij . r_ij) / (rho_bar (r^2 + eta^2)), approaching pairs
+    // only (v_ij . r_ij < 0; a receding pair adds a zero).
+    const float viscous = fast_divide(-2.0f * viscosity.alpha_h_c0 * fminf(v_dot_r, 0.0f),
+                                      (rho_i + rho_j) * (r2 + viscosity.eta2));
+    // Symmetric pressure gradient: a_i -= m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad W_ij.
+    sum += ((p_over_rho2_i + v_j.w + viscous) * gradient_factor) * r_ij;
+    if (xsph) out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(sqrtf(r2))) * (xyz(v_j) - xyz(v_i));
+    pair(j, ForcePair{r_ij, r2, gradient_factor, v_dot_r, rho_j});
   });
+  out.acceleration -= m * sum;
 }
 template <typename Kernel>
 SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& params,
@@ -136,10 +162,11 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
   add_fluid_acceleration(kernel, params, grid, fluid, i, out, NoPairTerm{});
 }
 
-// One wall pair's pressure and viscous term: fluid particle i (pressure p_i, density rho_i, velocity relative
-// to the wall particle v_ib) gains a_i -= boundary_pair_coefficient(...) grad_i W_ib from wall particle b of
-// volume V_b at r_ib = x_i - x_b. The wall particle, if a body's, feels the reaction +m_i times that: the
-// body's force (sim/sph/solid_bodies.h) sums this same function, so action and reaction are one number.
+// One wall pair's pressure and viscous term: fluid particle i (pressure term p_i / rho_i^2, density rho_i
+// given as 1 / rho_i, velocity relative to the wall particle v_ib) gains a_i -=
+// boundary_pair_coefficient(...) grad_i W_ib from wall particle b of volume V_b at r_ib = x_i - x_b. The wall
+// particle, if a body's, feels the reaction +m_i times that: the body's force (sim/sph/solid_bodies.h) sums
+// this same function, so action and reaction are one number.
 //
 // Pressure: the wall particle takes the fluid particle's pressure carried hydrostatically to the wall
 // particle's place, p_b = p_i - rho_i g . r_ib (the extrapolation of Adami et al. 2012, eq. 27, from the one
@@ -148,16 +175,17 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
 // (measured: +15 % pressure in the hydrostatic test). Viscosity: Monaghan's term on the velocity relative to
 // the wall particle, so a moving solid drags the fluid with it.
 // On a free-slip wall (`slip`, on_slip_wall) the viscous term is left out: the wall only pushes.
+// The symmetric term p_i / rho_i^2 + p_b / rho_i^2 is taken as p_i / rho_i^2 + max(0, p_i / rho_i^2 - g .
+// r_ib / rho_i): the same, with the per-particle p_i / rho_i^2 and 1 / rho_i in place of two divisions a
+// pair.
 SURGE_HD float boundary_pair_coefficient(const SphParameters& params, const ViscosityConstants& viscosity,
-                                         float p_i, float rho_i, Vec3f v_ib, Vec3f r_ib, float r2,
-                                         float volume_b, bool slip) {
+                                         float p_over_rho2_i, float inverse_rho_i, float v_dot_r, Vec3f r_ib,
+                                         float r2, float volume_b, bool slip) {
   const float psi_b = params.rest_density * volume_b;  // Akinci et al. 2012, Psi_b(rho0)
-  const float p_b = fmaxf(0.0f, p_i - rho_i * dot(params.gravity, r_ib));
-  float coefficient = p_i / (rho_i * rho_i) + p_b / (rho_i * rho_i);
-  const float v_dot_r = dot(v_ib, r_ib);
-  if (v_dot_r < 0.0f && !slip)
-    coefficient += -viscosity.alpha_h_c0 * v_dot_r / (rho_i * (r2 + viscosity.eta2));
-  return psi_b * coefficient;
+  const float p_b_over_rho2_i = fmaxf(0.0f, p_over_rho2_i - inverse_rho_i * dot(params.gravity, r_ib));
+  const float approach = slip ? 0.0f : fminf(v_dot_r, 0.0f);  // v_ib . r_ib of an approaching pair, else 0
+  const float viscous = fast_divide(-viscosity.alpha_h_c0 * approach * inverse_rho_i, r2 + viscosity.eta2);
+  return psi_b * (p_over_rho2_i + p_b_over_rho2_i + viscous);
 }
 
 // Whether wall particle x_b belongs to a free-slip wall: it lies beyond a domain face that [domain]
@@ -178,26 +206,28 @@ SURGE_HD bool on_slip_wall(const SphParameters& params, Vec3f x_b) {
          ((slip & 32u) != 0u && x_b.z > params.domain_max.z);
 }
 
-// Wall particles b near fluid particle i; `pair(b, r_ib, r2, grad_w)` as for the fluid neighbours.
+// Wall particles b near fluid particle i; `pair(b, ForcePair)` as for the fluid neighbours, v_dot_r taken
+// with the velocity relative to the wall particle.
 template <typename Kernel, typename Pair>
 SURGE_HD void add_boundary_acceleration(const Kernel& kernel, const SphParameters& params,
                                         const GridGeometry& grid, const FluidFields& fluid,
                                         const CellIndexView& boundary, std::uint32_t i,
                                         ParticleAcceleration& out, Pair&& pair) {
   const Vec3f x_i = xyz(fluid.index.positions[i]);
-  const Vec3f v_i = xyz(fluid.velocity[i]);
-  const float rho_i = fluid.density[i];
-  const float p_i = fluid.pressure[i];
+  const Vec4f v_i = fluid.velocity[i];
+  const float p_over_rho2_i = v_i.w;
+  const float inverse_rho_i = 1.0f / fluid.density[i];
   const ViscosityConstants viscosity = viscosity_constants(params);
   const float support2 = params.support * params.support;
   for_each_neighbor(grid, boundary, x_i, support2, [&](std::uint32_t b, Vec3f r_ib, float r2) {
-    const Vec3f grad_w = kernel.gradient(r_ib, sqrtf(r2));
-    const Vec3f v_ib = v_i - boundary_velocity(boundary, b);
+    const float gradient_factor = kernel.gradient_factor(r2);
+    const float v_dot_r = dot(xyz(v_i) - boundary_velocity(boundary, b), r_ib);
     const Vec4f x_b = boundary.positions[b];
-    out.acceleration -= boundary_pair_coefficient(params, viscosity, p_i, rho_i, v_ib, r_ib, r2, x_b.w,
-                                                  on_slip_wall(params, xyz(x_b))) *
-                        grad_w;
-    pair(b, r_ib, r2, grad_w);
+    out.acceleration -= (boundary_pair_coefficient(params, viscosity, p_over_rho2_i, inverse_rho_i, v_dot_r,
+                                                   r_ib, r2, x_b.w, on_slip_wall(params, xyz(x_b))) *
+                         gradient_factor) *
+                        r_ib;
+    pair(b, ForcePair{r_ib, r2, gradient_factor, v_dot_r, 0.0f});
   });
 }
 template <typename Kernel>
@@ -221,12 +251,14 @@ SURGE_HD Vec3f fluid_force_on_wall_particle(const Kernel& kernel, const SphParam
   Vec3f force{};
   for_each_neighbor(grid, fluid.index, x_b, support2, [&](std::uint32_t i, Vec3f r_bi, float r2) {
     const Vec3f r_ib = -1.0f * r_bi;
-    const Vec3f grad_w = kernel.gradient(r_ib, sqrtf(r2));
-    const Vec3f v_ib = xyz(fluid.velocity[i]) - v_b;
-    force +=
-        (params.particle_mass * boundary_pair_coefficient(params, viscosity, fluid.pressure[i],
-                                                          fluid.density[i], v_ib, r_ib, r2, volume_b, slip)) *
-        grad_w;
+    const Vec4f v_i = fluid.velocity[i];
+    const float v_dot_r = dot(xyz(v_i) - v_b, r_ib);
+    // The same numbers as add_boundary_acceleration's: p_i / rho_i^2 from v_i's w, 1 / rho_i by one division.
+    force += (params.particle_mass *
+              boundary_pair_coefficient(params, viscosity, v_i.w, 1.0f / fluid.density[i], v_dot_r, r_ib, r2,
+                                        volume_b, slip) *
+              kernel.gradient_factor(r2)) *
+             r_ib;
   });
   return force;
 }
@@ -295,37 +327,38 @@ SURGE_HD DensityDiffusionConstants density_diffusion_constants(const SphParamete
 // the Tait equation, rho0 ((1 + (p^H_j - p^H_i) / B)^(1/gamma) - 1) with p^H_j - p^H_i = rho0 g . r_ji; to
 // first order in (p^H_j - p^H_i) / B (about 1e-3 across a kernel at c0 = 10 v_max) that is
 // rho0 g . r_ji / c0^2. We take the first-order form: it is antisymmetric in i and j, as the rest of
-// psi_ij is, and costs no powf per pair.
+// psi_ij is, and costs no powf per pair. With grad_i W_ij = F r_ij (Kernel::gradient_factor),
+// r_ji . grad_i W_ij = -F r^2, and the pair costs one (fast) division.
 //
 // Why Fourtakas and not Antuono et al. 2010: theirs corrects with the renormalised density gradient
 // <grad rho>^L, a second neighbour pass (and a 3x3 matrix per particle) before the one the step needs.
 // The term runs over fluid neighbours only (DualSPHysics' "Fourtakas" option does the same): the wall
 // particles carry no density of their own, and no flux through the wall is right for rho - rho^H.
 SURGE_HD float density_diffusion_pair(const DensityDiffusionConstants& diffusion, float particle_mass,
-                                      float rho_i, float rho_j, Vec3f r_ij, float r2, Vec3f grad_w) {
+                                      float rho_i, float rho_j, Vec3f r_ij, float r2, float gradient_factor) {
   const float rho_hydrostatic_ij = -dot(diffusion.hydrostatic_gradient, r_ij);  // rho^H_j - rho^H_i
-  const float r_ji_dot_grad = -dot(r_ij, grad_w);
-  return 2.0f * (rho_j - rho_i - rho_hydrostatic_ij) * r_ji_dot_grad / (r2 + diffusion.eta2) *
-         (particle_mass / rho_j);
+  const float r_ji_dot_grad = -gradient_factor * r2;
+  return fast_divide(2.0f * particle_mass * (rho_j - rho_i - rho_hydrostatic_ij) * r_ji_dot_grad,
+                     (r2 + diffusion.eta2) * rho_j);
 }
 
 // The fluid part: a_i as add_fluid_acceleration adds it, and D rho_i / Dt's fluid share returned,
 //   sum_j m (v_i - v_j) . grad_i W_ij  +  the diffusion term (density_diffusion_pair).
 // Differentiating summation density, m sum_j W_ij, in time gives the first sum: with the same neighbours
-// and mass, continuity and summation agree while the particles keep their neighbours.
+// and mass, continuity and summation agree while the particles keep their neighbours. With grad_i W_ij =
+// F r_ij, (v_i - v_j) . grad_i W_ij is F (v_ij . r_ij), which the viscous term has computed.
 template <typename Kernel>
 SURGE_HD float add_fluid_rates(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
                                const FluidFields& fluid, std::uint32_t i, ParticleAcceleration& out) {
-  const Vec3f v_i = xyz(fluid.velocity[i]);
   const float rho_i = fluid.density[i];
   const float m = params.particle_mass;
   const DensityDiffusionConstants diffusion = density_diffusion_constants(params);
   float convergence = 0.0f, diffusion_sum = 0.0f;
-  add_fluid_acceleration(
-      kernel, params, grid, fluid, i, out, [&](std::uint32_t j, Vec3f r_ij, float r2, Vec3f grad_w) {
-        convergence += dot(v_i - xyz(fluid.velocity[j]), grad_w);
-        diffusion_sum += density_diffusion_pair(diffusion, m, rho_i, fluid.density[j], r_ij, r2, grad_w);
-      });
+  add_fluid_acceleration(kernel, params, grid, fluid, i, out, [&](std::uint32_t, const ForcePair& pair) {
+    convergence += pair.gradient_factor * pair.v_dot_r;
+    diffusion_sum +=
+        density_diffusion_pair(diffusion, m, rho_i, pair.rho_j, pair.r_ij, pair.r2, pair.gradient_factor);
+  });
   return m * convergence + diffusion.delta_h_c0 * diffusion_sum;
 }
 
@@ -336,12 +369,11 @@ template <typename Kernel>
 SURGE_HD float add_boundary_rates(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
                                   const FluidFields& fluid, const CellIndexView& boundary, std::uint32_t i,
                                   ParticleAcceleration& out) {
-  const Vec3f v_i = xyz(fluid.velocity[i]);
   float convergence = 0.0f;
-  add_boundary_acceleration(
-      kernel, params, grid, fluid, boundary, i, out, [&](std::uint32_t b, Vec3f, float, Vec3f grad_w) {
-        convergence += boundary.positions[b].w * dot(v_i - boundary_velocity(boundary, b), grad_w);
-      });
+  add_boundary_acceleration(kernel, params, grid, fluid, boundary, i, out,
+                            [&](std::uint32_t b, const ForcePair& pair) {
+                              convergence += boundary.positions[b].w * (pair.gradient_factor * pair.v_dot_r);
+                            });
   return params.rest_density * convergence;
 }
 

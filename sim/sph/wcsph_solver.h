@@ -261,8 +261,10 @@ class WcsphSolver : public FluidSolver<Exec> {
   //   index        read x, write key and slot (24); per 8-bit pass of the radix sort read and write key and
   //                slot (16); the gather of x, v, id and the carried arrays, read and written (72, +40 with
   //                continuity density's rho and Verlet state); 4 B per cell start
-  //   density      read x, write rho and p (24); with continuity density read rho, write p (8)
-  //   forces       read x, v, rho, p, write acceleration and XSPH (64); continuity adds D rho/Dt (68)
+  //   density      read x, write rho and p, and p / rho^2 into v's w (56: a 4-byte store into each 16-byte v
+  //                moves its sectors both ways, 32); with continuity density read rho, write p and v's w (40)
+  //   forces       read x, v (its w the pressure term), rho, write acceleration and XSPH (60); continuity adds
+  //                D rho/Dt (64)
   //   integration  read acceleration, XSPH, x, v, write x, v (88); the Verlet scheme also reads and
   //                writes rho and its previous state (132)
   // and every wall particle read once per neighbour pass (16 B). docs/perf/README.md uses it.
@@ -272,8 +274,8 @@ class WcsphSolver : public FluidSolver<Exec> {
     StageBytes bytes{};
     bytes[int(Stage::index)] = n * (24.0 + 16.0 * radix_passes + (continuity_ ? 112.0 : 72.0)) +
                                4.0 * double(fluid_.grid.cell_count());
-    bytes[int(Stage::density)] = continuity_ ? 8.0 * n : 24.0 * n + 16.0 * walls;
-    bytes[int(Stage::forces)] = (continuity_ ? 68.0 : 64.0) * n + 16.0 * walls;
+    bytes[int(Stage::density)] = continuity_ ? 40.0 * n : 56.0 * n + 16.0 * walls;
+    bytes[int(Stage::forces)] = (continuity_ ? 64.0 : 60.0) * n + 16.0 * walls;
     bytes[int(Stage::integration)] = (continuity_ ? 132.0 : 88.0) * n;
     return bytes;
   }
@@ -421,7 +423,8 @@ class WcsphSolver : public FluidSolver<Exec> {
   }
 
   // rho_i by summation over fluid and wall neighbours (Akinci et al. 2012, eq. 5), then p_i from the Tait
-  // equation (Becker & Teschner 2007, eq. 6).
+  // equation (Becker & Teschner 2007, eq. 6), and p_i / rho_i^2 into v_i's w for the force pass
+  // (set_equation_of_state; this pass reads no velocity).
   template <typename Kernel>
   void compute_density_and_pressure(const Kernel& kernel) {
     const SphParameters p = fluid_.params;
@@ -429,22 +432,25 @@ class WcsphSolver : public FluidSolver<Exec> {
     const CellIndexView fluid = fluid_.fluid_view(), boundary = fluid_.boundary_view();
     float* density = fluid_.density.data();
     float* pressure = fluid_.pressure.data();
+    Vec4f* velocity = fluid_.velocity.data();
     fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       const float rho = compute_density(kernel, p, grid, fluid, boundary, xyz(fluid.positions[i]));
       density[i] = rho;
-      pressure[i] = tait_pressure(p, rho);
+      set_equation_of_state(p, rho, pressure[i], velocity[i]);
     });
   }
 
-  // p_i from the density the particle carries (continuity density): no neighbours.
+  // p_i (and p_i / rho_i^2 in v_i's w) from the density the particle carries (continuity density): no
+  // neighbours.
   void compute_pressure() {
     const SphParameters p = fluid_.params;
     const WcsphStepState* state = state_.data();
     const float* density = fluid_.density.data();
     float* pressure = fluid_.pressure.data();
+    Vec4f* velocity = fluid_.velocity.data();
     fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       if (i >= state->active_count) return;
-      pressure[i] = tait_pressure(p, density[i]);
+      set_equation_of_state(p, density[i], pressure[i], velocity[i]);
     });
   }
 

@@ -323,8 +323,16 @@ TEST(ContinuityDensity, DamBreakWallGaugeIsQuietWithDiffusion) {
   // Even the plain standard deviation, the collapse's own swing included, falls by more than 5x.
   EXPECT_GT(std_without, 5.0 * std_with);
   // The diffusion removes noise, not load: the mean is summation density's (the run without diffusion, whose
-  // noise is several times the mean, is no reference for it).
-  EXPECT_NEAR(mean(with.pressure) / mean(summation.pressure), 1.0, 0.05);
+  // noise is several times the mean, is no reference for it), within what summation's own noise lets its mean
+  // be known to: its particle-scale noise averages down over the 40 independent 5 ms windows of the record to
+  // noise / sqrt(40), about 200 Pa (10 % of the mean), and three of those are the tolerance. (A fixed 5 % was
+  // tighter than that, and failed on rounding alone: the WCSPH pair loops' reassociated sums of 2026-12-04
+  // moved summation's mean from 1915 to 2012 Pa and the diffused run's from 1891 to 1890 Pa.)
+  const double windows = (0.25 - 0.05) / (2.0 * half_window_s);
+  const double summation_mean_error = noise_summation / std::sqrt(windows);
+  std::printf("  diffused mean - summation mean: %.0f Pa, summation's mean known to %.0f Pa\n",
+              mean(with.pressure) - mean(summation.pressure), summation_mean_error);
+  EXPECT_NEAR(mean(with.pressure), mean(summation.pressure), 3.0 * summation_mean_error);
 }
 
 // SPHERIC Test 2 with continuity density went unstable at t = 0.92 s on the GPU: a particle through the floor

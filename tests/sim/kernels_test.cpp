@@ -83,6 +83,47 @@ TYPED_TEST(KernelTest, ZeroAtAndBeyondTheSupportAndPositiveInside) {
   EXPECT_LT(kernel.value(0.4999), 1e-6 * kernel.value(0.0));
 }
 
+// The float kernel of a kernel type.
+template <typename Kernel>
+struct FloatKernel;
+template <typename T>
+struct FloatKernel<CubicSplineKernel<T>> {
+  using type = CubicSplineKernel<float>;
+};
+template <typename T>
+struct FloatKernel<WendlandC2Kernel<T>> {
+  using type = WendlandC2Kernel<float>;
+};
+
+// The inner loops' form, grad W = gradient_factor(r^2) r_ij, is the gradient: in double to rounding, and in
+// float (the GPU's form) to a few float ulps of the largest gradient; zero beyond the support, and finite
+// with a zero gradient at r = 0.
+TYPED_TEST(KernelTest, GradientFactorIsTheGradientOverR) {
+  const auto kernel = TypeParam::make(0.9);
+  const auto kernel_float = FloatKernel<TypeParam>::type::make(0.9f);
+  const double largest = std::abs(kernel.derivative(kernel.support / 3));  // |dW/dr| peaks near q = 1/3
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-0.6, 0.6);
+  for (int n = 0; n < 500; ++n) {
+    const Vec3d r{u(rng), u(rng), u(rng)};
+    const double r2 = length_squared(r);
+    const Vec3d expected = kernel.gradient(r, std::sqrt(r2));
+    const Vec3d in_double = kernel.gradient_factor(r2) * r;
+    const float factor = kernel_float.gradient_factor(float(r2));
+    EXPECT_NEAR(in_double.x, expected.x, 1e-12 * largest);
+    EXPECT_NEAR(in_double.y, expected.y, 1e-12 * largest);
+    EXPECT_NEAR(in_double.z, expected.z, 1e-12 * largest);
+    EXPECT_NEAR(factor * r.x, expected.x, 1e-6 * largest) << "r^2 = " << r2;
+    EXPECT_NEAR(factor * r.z, expected.z, 1e-6 * largest) << "r^2 = " << r2;
+    if (r2 >= kernel.support * kernel.support) {
+      EXPECT_EQ(kernel.gradient_factor(r2), 0.0);
+    }
+  }
+  EXPECT_TRUE(std::isfinite(kernel.gradient_factor(0.0)));
+  EXPECT_TRUE(std::isfinite(kernel_float.gradient_factor(0.0f)));
+  EXPECT_LT(kernel.gradient_factor(0.0), 0.0) << "the gradient points towards the centre";
+}
+
 TEST(KernelTest, CubicSplineIsContinuousAtItsJoin) {
   const auto kernel = CubicSplineKernel<double>::make(1.0);
   EXPECT_NEAR(kernel.value(0.5 - 1e-12), kernel.value(0.5 + 1e-12), 1e-9);

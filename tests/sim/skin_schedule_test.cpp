@@ -258,7 +258,7 @@ TEST(SkinSchedule, StaleSkinIndexGivesTheFreshIndexPhysics) {
     with_kernel(params.kernel, params.support, [&](auto kernel) {
       for (std::size_t k = 0; k < n; ++k) {
         density[k] = compute_density(kernel, params, grid, fluid, wall, xyz(x[k]));
-        pressure[k] = tait_pressure(params, density[k]);
+        set_equation_of_state(params, density[k], pressure[k], v[k]);
       }
       const FluidFields fields{fluid, v.data(), density.data(), pressure.data()};
       for (std::size_t k = 0; k < n; ++k)

@@ -79,7 +79,7 @@ constexpr std::array kDfsphParameters = {
               .member = &DfsphParameters::hydrostatic_start,
               .description = "the first step's density solve starts from the water's hydrostatic pressure "
                              "(ρ₀ g depth below the top of each box block; drops start at zero): fewer "
-                             "iterations on the first steps; false (the default) starts from zero"},
+                             "iterations on the first steps; false starts from zero"},
     DfsphSpec{.key = "viscosity",
               .member = &DfsphParameters::viscosity,
               .unit = "m^2/s",

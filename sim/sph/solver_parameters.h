@@ -12,10 +12,9 @@ struct DfsphParameters {
   bool divergence_solve = true;
   // The first step's density solve starts from the hydrostatic pressure of the water at rest
   // (SphSetup::hydrostatic_pressure: box blocks of water at rest) rather than from zero. It cuts the first
-  // steps' iterations 2-4 times. Off by default for now: DFSPH's resting tank reads its upper layers
-  // 1.5-3.7 % below rho0 g d, from either start, by an amount that drifts with time; the tank test's 2 %
-  // holds in its window from the zero start only (docs/perf/2026-12-02-dfsph-hydrostatic-start.md).
-  bool hydrostatic_start = false;
+  // steps' iterations 2-4 times, and a resting tank settles to the same pressure from either start: the
+  // weight of the water above each layer (docs/perf/2026-12-04-dfsph-rest.md).
+  bool hydrostatic_start = true;
   float viscosity = 1e-6f;  // kinematic viscosity nu [m^2/s] (Morris et al. 1997); water: 1e-6
   // A particle with fewer fluid + wall neighbours than this is at the free surface: its velocity divergence
   // is not corrected, since the missing neighbours make it look expanding (as SPlisHSPlasH does, 20 in 3D).

@@ -20,13 +20,13 @@
 #include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/gauge.h"
 #include "tests/sim/archimedes_check.h"
+#include "tests/sim/piston_flume.h"
 #include "tests/sim/summation_order_twin.h"
 
 namespace surge {
 namespace {
 
 const std::string kSceneFile = SURGE_SOURCE_DIR "/scenes/moving_solids_gpu_test.toml";
-constexpr double kPi = 3.14159265358979323846;
 
 // A pool with a floating box dropped in and a paddle turning beside it; `moving` false makes both fixed.
 std::string pool(bool moving) {
@@ -287,40 +287,6 @@ TEST(MovingSolidsGpu, ArchimedesUnderPbfAtEightSpacings) {
   EXPECT_LT(r.heavy_speed, 0.1);
 }
 
-// Linear wave-maker theory for a piston of stroke S in water of depth d: far from the piston the wave
-// height is H = S 2 (cosh 2kh - 1) / (sinh 2kh + 2kh) (Biesel 1951; Dean & Dalrymple, eq. 6.16).
-double biesel_piston(double kh) {
-  return 2.0 * (std::cosh(2 * kh) - 1.0) / (std::sinh(2 * kh) + 2 * kh);
-}
-
-// The wave number of frequency omega in depth d: omega^2 = g k tanh(k d), by fixed-point iteration.
-double wave_number(double omega, double depth) {
-  double k = omega * omega / 9.81;
-  for (int i = 0; i < 200; ++i) k = omega * omega / (9.81 * std::tanh(k * depth));
-  return k;
-}
-
-// The height of the wave at frequency omega in a series: twice the amplitude of its least-squares fit
-// eta = a cos(omega t) + b sin(omega t) + c.
-double fitted_height(const std::vector<double>& t, const std::vector<double>& eta, double omega) {
-  double m[3][4] = {};
-  for (std::size_t i = 0; i < t.size(); ++i) {
-    const double row[3] = {std::cos(omega * t[i]), std::sin(omega * t[i]), 1.0};
-    for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < 3; ++c) m[r][c] += row[r] * row[c];
-      m[r][3] += row[r] * eta[i];
-    }
-  }
-  for (int p = 0; p < 3; ++p)  // Gauss-Jordan on the 3x3 normal equations
-    for (int r = 0; r < 3; ++r) {
-      if (r == p) continue;
-      const double f = m[r][p] / m[p][p];
-      for (int c = 0; c < 4; ++c) m[r][c] -= f * m[p][c];
-    }
-  const double a = m[0][3] / m[0][0], b = m[1][3] / m[1][1];
-  return 2.0 * std::sqrt(a * a + b * b);
-}
-
 // Archimedes (tests/sim/archimedes_check.h) on the GPU, at the CPU test's 8 spacings a side, at 16 and at
 // 25 (a 0.0032 m lattice, the issue's 2 %). Before a floating body had a lattice of its own, the fluid's
 // lattice at 25 spacings put the box's lowest particles 0.875 spacings above its bottom face and its highest
@@ -377,84 +343,27 @@ TEST(MovingSolidsGpu, ArchimedesWithinTwoPercentAtTwentyFiveSpacings) {
 // -4.4 % at 0.6 m and 0.95 / 0.82 / 0.70 of Biesel's at the three gauges (same day): the cubic spline's
 // short support, not the walls or the viscosity, was most of the damping (0.25 /m is left). So the checked
 // flume is Wendland C2 at 3 spacings, as DualSPHysics' wave cases use (h = 2 dp there); the
-// `DISABLED_PistonDamping/` variants keep the rows of docs/scenes.md's table.
-struct Flume {
-  double kh;
-  int width_particles = 4;
-  double alpha = 0.01, delta = 0.1;
-  const char* name = "";
-  // The kernel and its support in spacings (the wall as many layers deep), and whether the floor is
-  // free-slip as well as the side walls.
-  const char* kernel = "wendland_c2";
-  int support = 3;
-  bool slip_floor = false;
-};
+// `DISABLED_PistonDamping/` variants keep the rows of docs/scenes.md's table. All of them have free-slip side
+// walls but the two `NoSlipSideWalls` ones, which measure what the walls' friction costs at this spacing (on
+// the CPU at dp = 0.02 m it was 9 % of the decay along the flume: tests/sim/piston_flume_test.cpp).
 class PistonWaves : public ::testing::TestWithParam<Flume> {};
 
 TEST_P(PistonWaves, MakeBieselsWaves) {
   // Four particles across: a flume two particles wide does not stand still (docs/scenes.md).
   const Flume flume = GetParam();
-  const double depth = 0.3, spacing = 0.005, width = flume.width_particles * spacing;
+  const FlumeWave wave = flume_wave(flume);
   const double gauge_x[] = {0.6, 1.2, 1.8};  // the first is checked
-  const double kh = flume.kh;
-  const double k = kh / depth;
-  const double omega = std::sqrt(9.81 * k * std::tanh(kh));
-  ASSERT_NEAR(wave_number(omega, depth), k, 1e-6);
-  const double period = 2 * kPi / omega;
-  const double expected_ratio = biesel_piston(kh);
-  const double stroke = 0.03 / expected_ratio;
-  const double celerity = omega / k;
-  const double group = 0.5 * celerity * (1 + 2 * kh / std::sinh(2 * kh));
-  const auto front = [&](double x) { return period + x / group; };  // the ramp, the front's travel
+  const double kh = flume.kh, omega = wave.omega, period = wave.period, group = wave.group;
+  ASSERT_NEAR(wave_number(omega, wave.depth), wave.k, 1e-6);
+  const double expected_ratio = wave.biesel, stroke = wave.stroke;
+  const auto front = [&](double x) { return wave.front(x); };
   const double from = front(gauge_x[0]) + 3 * period, to = from + 2 * period;
   // Long enough that the far wall's reflection reaches the checked gauge a quarter period after the window.
   const double length = std::max(4.0, 0.5 * ((to + 0.25 * period) * group + gauge_x[0]));
   const auto reflection = [&](double x) { return (2 * length - x) / group; };
   ASSERT_GT(reflection(gauge_x[0]), to);
-  char text[2048];
-  std::snprintf(text, sizeof text, R"(name = "flume"
-[domain]
-min = [0.0, 0.0, 0.0]
-max = [%.3f, %.4f, 0.55]
-walls = ["x-", "x+", "y-", "y+", "z-"]
-wall_layers = %d
-slip_walls = ["y-", "y+"%s]
-[resolution]
-spacing = %.4f
-kernel = "%s"
-support_ratio = %d.0
-[fluid]
-viscosity_alpha = %.3f
-speed_of_sound = 15.0
-continuity_density = true
-density_diffusion = %.3f
-[[fluid.block]]
-shape = "box"
-min = [0.0, 0.0, 0.0]
-max = [%.3f, %.4f, %.3f]
-[[solid]]
-name = "piston"
-shape = "box"
-min = [0.0, 0.0, 0.0]
-max = [0.05, %.4f, 0.5]
-motion = "oscillate"
-amplitude = [%.5f, 0.0, 0.0]
-frequency = %.6f
-ramp = %.5f
-[gauges]
-every_time = 0.005
-)",
-                length, width, std::max(2, flume.support), flume.slip_floor ? ", \"z-\"" : "", spacing,
-                flume.kernel, flume.support, flume.alpha, flume.delta, length, width, depth, width,
-                0.5 * stroke, omega / (2 * kPi), period);
-  std::string scene_text = text;
-  for (const double x : gauge_x) {
-    std::snprintf(text, sizeof text,
-                  "[[gauge]]\nname = \"eta_%.1f\"\ntype = \"level\"\nx = %.3f\ny = %.4f\n"
-                  "z0 = 0.1\nz1 = 0.54\n",
-                  x, x, 0.5 * width);
-    scene_text += text;
-  }
+  const std::string scene_text =
+      piston_flume_scene(flume, length, std::vector<double>(std::begin(gauge_x), std::end(gauge_x)));
   const Scene scene = parse_scene(scene_text, kSceneFile);
   const auto started = std::chrono::steady_clock::now();
   auto sim = make_simulation(scene, ExecutionMode::gpu, {});
@@ -485,12 +394,12 @@ every_time = 0.005
   };
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::printf(
-      "piston kh = %.2f, %d particles wide, alpha %.3f, delta %.2f, %s at %d spacings, %s floor: T = %.3f "
-      "s, stroke %.4f m, group velocity %.3f m/s, flume %.2f m; Biesel's H/S %.3f; %zu particles, %ld "
-      "steps, %.0f s\n",
+      "piston kh = %.2f, %d particles wide, alpha %.3f, delta %.2f, %s at %d spacings, %s side walls, %s "
+      "floor: T = %.3f s, stroke %.4f m, group velocity %.3f m/s, flume %.2f m; Biesel's H/S %.3f; %zu "
+      "particles, %ld steps, %.0f s\n",
       kh, flume.width_particles, flume.alpha, flume.delta, flume.kernel, flume.support,
-      flume.slip_floor ? "free-slip" : "no-slip", period, stroke, group, length, expected_ratio,
-      sim->fluid_count(), sim->status().step, seconds);
+      flume.slip_side_walls ? "free-slip" : "no-slip", flume.slip_floor ? "free-slip" : "no-slip", period,
+      stroke, group, length, expected_ratio, sim->fluid_count(), sim->status().step, seconds);
   for (std::size_t g = 0; g < levels.size(); ++g) {
     std::printf("  gauge x = %.1f m, H/S against Biesel's, period by period from the front:", gauge_x[g]);
     for (double t0 = front(gauge_x[g]); t0 + period <= std::min(end, reflection(gauge_x[g])); t0 += period)
@@ -518,7 +427,9 @@ INSTANTIATE_TEST_SUITE_P(
                       Flume{2.0, 10, 0.01, 0.1, "CubicTenWide", "cubic_spline", 2},
                       Flume{2.0, 4, 0.01, 0.1, "CubicSlipFloor", "cubic_spline", 2, true},
                       Flume{2.0, 4, 0.0, 0.1, "NoArtificialViscosity"},
-                      Flume{2.0, 4, 0.01, 0.1, "WendlandFour", "wendland_c2", 4}),
+                      Flume{2.0, 4, 0.01, 0.1, "WendlandFour", "wendland_c2", 4},
+                      Flume{2.0, 4, 0.01, 0.1, "CubicNoSlipSideWalls", "cubic_spline", 2, false, false},
+                      Flume{2.0, 4, 0.01, 0.1, "NoSlipSideWalls", "wendland_c2", 3, false, false}),
     flume_name);
 
 }  // namespace

@@ -13,8 +13,11 @@ struct DfsphParameters {
   // The first step's density solve starts from the hydrostatic pressure of the water at rest
   // (SphSetup::hydrostatic_pressure: box blocks of water at rest) rather than from zero. It cuts the first
   // steps' iterations 2-4 times, and a resting tank settles to the same pressure from either start: the
-  // weight of the water above each layer (docs/perf/2026-12-04-dfsph-rest.md).
-  bool hydrostatic_start = true;
+  // weight of the water above each layer (docs/perf/2026-12-04-dfsph-rest.md). Off by default: made the
+  // default, five GPU-against-CPU and ledger tests and the CPU ranks' DFSPH comparison, their tolerances and
+  // byte counts measured from the zero start, failed and were not reworked for it. (The GPU follows the CPU
+  // from this start: tests/gpu/gpu_incompressible_test.cpp.)
+  bool hydrostatic_start = false;
   float viscosity = 1e-6f;  // kinematic viscosity nu [m^2/s] (Morris et al. 1997); water: 1e-6
   // A particle with fewer fluid + wall neighbours than this is at the free surface: its velocity divergence
   // is not corrected, since the missing neighbours make it look expanding (as SPlisHSPlasH does, 20 in 3D).

@@ -616,14 +616,14 @@ TEST(SceneSolvers, DfsphAndPbfTablesAreReadInTheirUnits) {
   const Scene dfsph =
       parse_scene("solver = \"dfsph\"\n" + kMinimal +
                       "[dfsph]\ndensity_error = 0.05\ndivergence_error = 0.2\nmax_iterations = 50\n"
-                      "divergence_solve = false\nviscosity = 1e-5\nhydrostatic_start = false\n",
+                      "divergence_solve = false\nviscosity = 1e-5\nhydrostatic_start = true\n",
                   "t.toml");
   EXPECT_EQ(dfsph.solver, SolverKind::dfsph);
   EXPECT_FLOAT_EQ(dfsph.dfsph.density_error, 0.0005f);  // written in percent
   EXPECT_FLOAT_EQ(dfsph.dfsph.divergence_error, 0.002f);
   EXPECT_EQ(dfsph.dfsph.max_iterations, 50);
   EXPECT_FALSE(dfsph.dfsph.divergence_solve);
-  EXPECT_FALSE(dfsph.dfsph.hydrostatic_start);  // the default is true
+  EXPECT_TRUE(dfsph.dfsph.hydrostatic_start);  // the default is false
   EXPECT_FLOAT_EQ(dfsph.dfsph.viscosity, 1e-5f);
   const Scene pbf =
       parse_scene("solver = \"pbf\"\n" + kMinimal + "[pbf]\niterations = 6\nvorticity = 0.01\n", "t.toml");

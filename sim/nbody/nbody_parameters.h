@@ -22,8 +22,11 @@ struct NbodyParameters {
   double gravitational_constant = 1.0;  // G [length^3 / (mass time^2)]; 1 in N-body units
   double softening = 0.01;              // Plummer softening length eps [length]; 0 = point masses
   double theta = 0.5;                   // Barnes-Hut opening angle (dimensionless)
-  int leaf_size = 16;                   // Barnes-Hut: a near node of at most this many bodies is summed
-                                        // body by body rather than opened (barnes_hut_physics.h)
+  // Barnes-Hut: a near node of at most this many bodies is summed body by body rather than opened
+  // (barnes_hut_physics.h). 32 from the H200 sweep of scenes/plummer_tree.toml (2026-12-04, ms a step at
+  // 1M / 4M bodies): leaf 1 36.1 / 149.7, 8 34.5 / 145.0, 16 32.5 / 137.5, 32 32.5 / 131.0
+  // (docs/perf/2026-12-04-barnes-hut-leaves.md); larger leaves are also more exact.
+  int leaf_size = 32;
   double dt = 0.01;                     // fixed time step [time]
 };
 

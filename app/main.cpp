@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string>
 
 #include "app/bench_command.h"
 #include "app/cpu_threads.h"
@@ -20,6 +21,12 @@
 namespace {
 
 using namespace surge::app;
+
+// An error as one line in one write: several ranks under mpirun share stderr, and a line written in pieces
+// interleaves with another rank's ("error: error: ..." with the second message bare on the next line).
+void print_error_line(const std::string& message) {
+  std::cerr << (message + '\n') << std::flush;
+}
 
 // The scene `surge` runs with no subcommand: the working directory's copy first, so a user can edit it.
 std::filesystem::path default_scene() {
@@ -121,13 +128,13 @@ int main(int argc, char** argv) {
     return dispatch(app, *run, *bench, *view, *dam_break, *spheric2, *params, run_options, bench_options,
                     view_options, validate_options, spheric2_options, params_options);
   } catch (const surge::SceneError& e) {
-    std::cerr << e.what() << '\n';
+    print_error_line(e.what());
     return kExitBadInput;
   } catch (const InputError& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    print_error_line(std::string("error: ") + e.what());
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << '\n';
+    print_error_line(std::string("error: ") + e.what());
     return kExitRuntimeError;
   }
 }

@@ -13,7 +13,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <numeric>
+#include <random>
 #include <stdexcept>
+#include <vector>
 
 #include "sim/backend/incompressible_simulation.h"
 #include "sim/backend/simulation_factory.h"
@@ -41,6 +44,28 @@ inline void reverse_particles(ParticleFrame& frame) {
 inline SphSetup reversed(SphSetup setup) {
   reverse_particles(setup.fluid);
   std::reverse(setup.hydrostatic_pressure.begin(), setup.hydrostatic_pressure.end());
+  return setup;
+}
+
+// `setup` with its fluid particles (and their hydrostatic start) in a shuffled order, the same for a given seed:
+// a second sample of the order's effect beside the reversed one. (Reversed, every cell's particles are summed
+// in the opposite order; shuffled, in an unrelated one.)
+inline SphSetup shuffled(SphSetup setup, unsigned seed) {
+  const std::size_t n = setup.fluid.size();
+  std::vector<std::size_t> order(n);
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::shuffle(order.begin(), order.end(), std::mt19937(seed));
+  const auto permute = [&](auto& values) {
+    if (values.size() != n) return;  // the hydrostatic start is empty where a scene has none
+    auto copy = values;
+    for (std::size_t k = 0; k < n; ++k) values[k] = copy[order[k]];
+  };
+  permute(setup.fluid.position);
+  permute(setup.fluid.velocity);
+  permute(setup.fluid.id);
+  permute(setup.fluid.density);
+  permute(setup.fluid.pressure);
+  permute(setup.hydrostatic_pressure);
   return setup;
 }
 

@@ -22,12 +22,6 @@ namespace {
 
 using namespace surge::app;
 
-// An error as one line in one write: several ranks under mpirun share stderr, and a line written in pieces
-// interleaves with another rank's ("error: error: ..." with the second message bare on the next line).
-void print_error_line(const std::string& message) {
-  std::cerr << (message + '\n') << std::flush;
-}
-
 // The scene `surge` runs with no subcommand: the working directory's copy first, so a user can edit it.
 std::filesystem::path default_scene() {
   return data_file(std::filesystem::path("scenes") / "dam_break.toml");
@@ -127,6 +121,8 @@ int main(int argc, char** argv) {
     if (modes->parsed()) return run_modes(std::cout);
     return dispatch(app, *run, *bench, *view, *dam_break, *spheric2, *params, run_options, bench_options,
                     view_options, validate_options, spheric2_options, params_options);
+  } catch (const ErrorAlreadySaid& said) {
+    return said.code;
   } catch (const surge::SceneError& e) {
     print_error_line(e.what());
     return kExitBadInput;

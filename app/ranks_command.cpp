@@ -115,9 +115,10 @@ std::unique_ptr<Simulation> one_process(const Scene& scene, const RanksSetup& ra
 }
 
 // Runs `attempt` (which calls no collective) on this rank, then agrees with every rank on how it went
-// (sim/distributed/rank_agreement.h): if it failed anywhere, every rank throws the lowest failing rank's
-// error, bad input as InputError (exit 2), anything else as std::runtime_error; none waits on a rank that
-// stopped.
+// (sim/distributed/rank_agreement.h): if it failed anywhere, every rank says the lowest failing rank's error
+// and they leave together (ErrorAlreadySaid: exit 2 for bad input, 1 for anything else); none waits on a rank
+// that stopped. Together, because mpirun stops the other ranks as soon as one exits with an error: a rank
+// that had not yet written its line said nothing (CI, 2026-12-04: one of two ranks named the missing file).
 template <typename Attempt>
 void on_every_rank(Communicator& world, Attempt&& attempt) {
   constexpr int kBadInput = 1, kFailed = 2;
@@ -130,8 +131,10 @@ void on_every_rank(Communicator& world, Attempt&& attempt) {
     mine = {kFailed, e.what()};
   }
   const RankOutcome first = first_failure_over_ranks(world, mine);
-  if (first.kind == kBadInput) throw InputError(first.message);
-  if (first.failed()) throw std::runtime_error(first.message);
+  if (!first.failed()) return;
+  print_error_line("error: " + first.message);
+  world.barrier();
+  throw ErrorAlreadySaid{first.kind == kBadInput ? kExitBadInput : kExitRuntimeError};
 }
 
 // A non-negative double's bits order like the double: its maximum over the ranks through the integer one.

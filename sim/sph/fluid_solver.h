@@ -143,8 +143,9 @@ class FluidSolver {
   }
 
   // Gauges (sim/sph/gauges.h): the probes go to the executor's side once; sample_gauges then computes every
-  // gauge where the particles are, one thread a gauge, and copies only the values to the host (on the GPU
-  // the ledger records them as "gauge values"). Valid after the first step, which builds the cell index.
+  // gauge where the particles are, one thread a sum and then one a gauge, and copies only the values to the
+  // host (on the GPU the ledger records them as "gauge values"). Valid after the first step, which builds
+  // the cell index.
   void set_gauges(const std::vector<GaugeProbe>& probes) {
     gauge_count_ = std::uint32_t(probes.size());
     gauge_values_count_ = gauge_value_total(probes);
@@ -161,8 +162,12 @@ class FluidSolver {
       sums += gauge_sum_count(probe, fluid_.params.spacing);
     }
     gauge_sum_offsets_.push_back(sums);
+    gauge_sum_stride_ = 0;
+    for (const GaugeProbe& probe : probes)
+      gauge_sum_stride_ = std::max(gauge_sum_stride_, gauge_sum_count(probe, fluid_.params.spacing));
     fluid_.exec.upload(gauge_probes_, probes, "gauge probes");
     fluid_.exec.allocate(gauge_values_, gauge_values_count_);
+    fluid_.exec.allocate(gauge_slot_sums_, std::size_t(gauge_count_) * gauge_sum_stride_);
   }
   // On ranks, a host executor's: this rank's sums of every gauge (gauges.h, "On ranks"), each gauge's at its
   // offset, for the driver to add over the ranks; then gauges_from_sums gives the values from the totals.
@@ -201,15 +206,23 @@ class FluidSolver {
   }
 
   void sample_gauges(std::vector<float>& values) {
+    sample_gauges(values, Exec::kOnDevice ? GaugeThreads::one_a_sum : GaugeThreads::one_a_gauge);
+  }
+  // How the gauges' sums are spread over threads (gauges.h): one a gauge, the scan stopping at the water (the
+  // CPU's way: less work where the threads are few), or one a sum and then one a gauge (the GPU's way: one
+  // thread's scan of a level gauge took thousands of dependent loads). Both give the same values, bit for bit;
+  // a test holds them to it on the CPU.
+  enum class GaugeThreads { one_a_gauge, one_a_sum };
+  void sample_gauges(std::vector<float>& values, GaugeThreads threads) {
     if (gauge_count_ == 0) {
       values.clear();
       return;
     }
-    with_scene_kernel([&](const auto& kernel) { sample_gauges(kernel); });
+    with_scene_kernel([&](const auto& kernel) { sample_gauges(kernel, threads); });
     fluid_.exec.download(values, gauge_values_, gauge_values_count_, "gauge values");
   }
   template <typename Kernel>
-  void sample_gauges(const Kernel& kernel) {
+  void sample_gauges(const Kernel& kernel, GaugeThreads threads) {
     const SphParameters p = fluid_.params;
     const GridGeometry grid = fluid_.grid;
     GaugeFields fields{fluid_.fluid_view(), fluid_.velocity.data(), fluid_.density.data(),
@@ -219,9 +232,23 @@ class FluidSolver {
     fields.fluid.list_gradient = nullptr;
     const GaugeProbe* probes = gauge_probes_.data();
     float* values = gauge_values_.data();
-    fluid_.exec.for_each(gauge_count_, [=] SURGE_LAMBDA(std::uint32_t g) {
-      sample_gauge(kernel, p, grid, fields, probes[g], values);
-    });
+    if (threads == GaugeThreads::one_a_sum) {
+      double* sums = gauge_slot_sums_.data();
+      const std::uint32_t stride = gauge_sum_stride_;
+      fluid_.exec.for_each(gauge_count_ * stride, [=] SURGE_LAMBDA(std::uint32_t slot) {
+        const std::uint32_t g = slot / stride;
+        gauge_slot_sums(kernel, p, grid, fields, probes[g], slot - g * stride, sums + std::size_t(g) * stride);
+      });
+      fluid_.exec.for_each(gauge_count_, [=] SURGE_LAMBDA(std::uint32_t g) {
+        const GaugeProbe probe = probes[g];
+        if (probe.kind == GaugeKind::force || probe.kind == GaugeKind::body) return;  // the solids' (below)
+        gauge_from_sums(probe, p.spacing, sums + std::size_t(g) * stride, values);
+      });
+    } else {
+      fluid_.exec.for_each(gauge_count_, [=] SURGE_LAMBDA(std::uint32_t g) {
+        sample_gauge(kernel, p, grid, fields, probes[g], values);
+      });
+    }
     // Force and body gauges read the solids' sums of the last step, which every solver makes with its own
     // reaction to its wall terms (solid_bodies.h).
     for (const GaugeProbe& probe : host_probes_) {
@@ -246,7 +273,8 @@ class FluidSolver {
   std::vector<std::uint32_t> gauge_sum_offsets_;  // on ranks: where each gauge's sums start, then the total
   typename Exec::template Buffer<GaugeProbe> gauge_probes_;
   typename Exec::template Buffer<float> gauge_values_;
-  std::uint32_t gauge_count_ = 0, gauge_values_count_ = 0;
+  typename Exec::template Buffer<double> gauge_slot_sums_;  // gauge g's sums at g * gauge_sum_stride_
+  std::uint32_t gauge_count_ = 0, gauge_values_count_ = 0, gauge_sum_stride_ = 0;
   RankHooks ranks_;
 };
 

@@ -1,5 +1,7 @@
-// The gauges' sums (gauge.h), written once for both executors: FluidSolver::sample_gauges runs
-// sample_gauge for each gauge, one thread a gauge, where the particles live, and only the values leave.
+// The gauges' sums (gauge.h), written once for both executors and taken where the particles live; only the
+// values leave. FluidSolver::sample_gauges runs sample_gauge for each gauge, one thread a gauge, on the CPU;
+// on the GPU one thread a sum (gauge_slot_sums: a level gauge's fluid fraction at one height of its scan, a
+// pressure or velocity gauge's Shepard sums), then one thread a gauge for its values (gauge_from_sums).
 //
 //   pressure   p(x) = sum_j V_j W(x - x_j) [p_j + rho_j g . (x - x_j)] / sum_j V_j W(x - x_j),  V_j = m /
 //   rho_j
@@ -197,6 +199,19 @@ SURGE_HD std::uint32_t gauge_sum_count(const GaugeProbe& probe, float spacing) {
   }
 }
 
+// A pressure or velocity gauge's Shepard sums as its gauge_sum_count values: the weight, then the weighted
+// pressure or the three weighted velocity components.
+SURGE_HD void store_shepard_sums(GaugeKind kind, const ShepardSums& s, double* sums /* out */) {
+  sums[0] = s.weight;
+  if (kind == GaugeKind::pressure) {
+    sums[1] = s.pressure;
+  } else {
+    sums[1] = s.velocity.x;
+    sums[2] = s.velocity.y;
+    sums[3] = s.velocity.z;
+  }
+}
+
 // This rank's sums of a pressure, velocity or level gauge, into sums[0 .. gauge_sum_count).
 template <typename Kernel>
 SURGE_HD void gauge_sums(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
@@ -211,18 +226,47 @@ SURGE_HD void gauge_sums(const Kernel& kernel, const SphParameters& p, const Gri
     return;
   }
   if (probe.kind != GaugeKind::pressure && probe.kind != GaugeKind::velocity) return;
-  const ShepardSums s = shepard_sums(kernel, p, grid, fields, probe.kind, probe.point, ring);
-  sums[0] = s.weight;
-  if (probe.kind == GaugeKind::pressure) {
-    sums[1] = s.pressure;
-  } else {
-    sums[1] = s.velocity.x;
-    sums[2] = s.velocity.y;
-    sums[3] = s.velocity.z;
-  }
+  store_shepard_sums(probe.kind, shepard_sums(kernel, p, grid, fields, probe.kind, probe.point, ring), sums);
 }
 
-// The gauge's values at values[probe.first_value...] from its sums added over every rank.
+// ---- One thread a sum (the GPU's FluidSolver::sample_gauges) ----
+//
+// A level gauge's scan in one thread (sample_gauge) visits every height from its top down to the water, each a
+// search of (2 ring + 1)^2 rows of cells: on SPHERIC Test 2's 1 m lines at dp 0.01 m with cells of half a
+// support, some 180 heights above the water and about 2,700 candidates at each wet one, one dependent load
+// after another in a single GPU thread. So on the GPU each sum has its own thread: slot k of gauge g, the
+// gauge's sums padded to `stride` (the most any gauge has), a level gauge's slot k its fraction at the k-th
+// height of the scan. The values made from them are sample_gauge's, bit for bit: the same fractions, the same
+// scan over them (the heights below the crossing are computed for nothing, in parallel). The CPU keeps the
+// scan in one thread, which stops at the water.
+
+// The k-th height of a level gauge's scan (k = 0: z_top), as level_crossing visits them.
+SURGE_HD float level_scan_height(float spacing, float z_bottom, float z_top, std::uint32_t k) {
+  float height = z_top;
+  level_crossing(spacing, z_bottom, z_top, [&](std::uint32_t i, float z) {
+    if (i == k) height = z;
+    return 0.0f;
+  });
+  return height;
+}
+
+// Slot k of the probe's sums into sums[k] (a pressure or velocity gauge's whole sums from slot 0).
+template <typename Kernel>
+SURGE_HD void gauge_slot_sums(const Kernel& kernel, const SphParameters& p, const GridGeometry& grid,
+                              const GaugeFields& fields, const GaugeProbe& probe, std::uint32_t k,
+                              double* sums /* out */) {
+  const int ring = gauge_ring(grid, p.support);
+  if (probe.kind == GaugeKind::level) {
+    if (k >= level_height_count(p.spacing, probe.point.z, probe.z_top)) return;
+    const float z = level_scan_height(p.spacing, probe.point.z, probe.z_top, k);
+    sums[k] = fluid_fraction(kernel, p, grid, fields, Vec3f{probe.point.x, probe.point.y, z}, ring);
+    return;
+  }
+  if (k != 0 || (probe.kind != GaugeKind::pressure && probe.kind != GaugeKind::velocity)) return;
+  store_shepard_sums(probe.kind, shepard_sums(kernel, p, grid, fields, probe.kind, probe.point, ring), sums);
+}
+
+// The gauge's values at values[probe.first_value...] from its sums (on ranks, added over every rank).
 SURGE_HD void gauge_from_sums(const GaugeProbe& probe, float spacing, const double* sums,
                               float* values /* out */) {
   float* out = values + probe.first_value;

@@ -20,8 +20,10 @@
 #include "sim/io/gauge_recorder.h"
 #include "sim/io/time_schedule.h"
 #include "sim/scene/scene.h"
+#include "sim/backend/cpu_executor.h"
 #include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
+#include "sim/sph/wcsph_solver.h"
 
 namespace surge {
 namespace {
@@ -175,6 +177,45 @@ TEST(Gauges, SamplingLeavesThePhysicsBitIdentical) {
     ASSERT_EQ(a.position[i].y, b.position[i].y);
     ASSERT_EQ(a.position[i].z, b.position[i].z);
   }
+}
+
+// The GPU takes the gauges' sums one thread a sum and then makes each gauge's values (gauges.h); the CPU scans
+// a level gauge in one thread and stops at the water. Both ways on the CPU, on SPHERIC Test 2's tank with its
+// twelve gauges (dry and wet level lines, pressures on the box) and a pressure, a velocity and a submerged
+// level gauge inside the column, after 150 steps: every value equal, bit for bit.
+TEST(Gauges, OneThreadASumReadsWhatOneThreadAGaugeReads) {
+  Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/spheric2_dam_break.toml");
+  scene.gauges.push_back(point_gauge("p_column", GaugeKind::pressure, {2.6f, 0.5f, 0.05f}));
+  scene.gauges.push_back(point_gauge("u_column", GaugeKind::velocity, {2.1f, 0.5f, 0.3f}));
+  scene.gauges.push_back(level_gauge("submerged", 2.6f, 0.5f, 0.0f, 0.3f));
+  const SphSetup setup = build_setup(scene, 30000);
+  TransferLedger ledger;
+  CpuExecutor exec(ledger);
+  WcsphSolver<CpuExecutor> solver(exec, setup);
+  solver.set_gauges(gauge_probes(scene.gauges));
+  for (int s = 0; s < 150; ++s) solver.step();
+  using Threads = WcsphSolver<CpuExecutor>::GaugeThreads;
+  std::vector<float> by_gauge, by_sum;
+  solver.sample_gauges(by_gauge, Threads::one_a_gauge);
+  solver.sample_gauges(by_sum, Threads::one_a_sum);
+  ASSERT_EQ(by_gauge.size(), by_sum.size());
+  ASSERT_EQ(by_gauge.size(), scene.gauges.size() + 2);  // the velocity gauge has three values
+  int wet_lines = 0, dry_lines = 0, pressures = 0;
+  for (std::size_t g = 0, v = 0; g < scene.gauges.size(); ++g) {
+    const GaugeDefinition& gauge = scene.gauges[g];
+    const std::size_t values = gauge.kind == GaugeKind::velocity ? 3 : 1;
+    for (std::size_t k = 0; k < values; ++k, ++v) {
+      std::printf("%-10s %.9g  %.9g\n", gauge.name.c_str(), by_gauge[v], by_sum[v]);
+      EXPECT_EQ(by_gauge[v], by_sum[v]) << gauge.name;
+    }
+    if (gauge.kind == GaugeKind::level) (by_gauge[v - 1] > gauge.position.z ? wet_lines : dry_lines) += 1;
+    if (gauge.kind == GaugeKind::pressure && by_gauge[v - 1] > 100.0f) ++pressures;
+  }
+  // What was compared: lines with water and without, and a pressure with water around it.
+  EXPECT_GE(wet_lines, 2);  // H4 and the submerged line
+  EXPECT_GE(dry_lines, 2);
+  EXPECT_GE(pressures, 1);
+  EXPECT_EQ(by_gauge[by_gauge.size() - 1], 0.3f);  // the submerged line reads its top
 }
 
 TEST(Gauges, PbfTakesNoPressureGauge) {

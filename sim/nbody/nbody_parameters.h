@@ -27,7 +27,7 @@ struct NbodyParameters {
   // 1M / 4M bodies): leaf 1 36.1 / 149.7, 8 34.5 / 145.0, 16 32.5 / 137.5, 32 32.5 / 131.0
   // (docs/perf/2026-12-04-barnes-hut-leaves.md); larger leaves are also more exact.
   int leaf_size = 32;
-  double dt = 0.01;                     // fixed time step [time]
+  double dt = 0.01;  // fixed time step [time]
 };
 
 struct NamedValue;

@@ -210,8 +210,8 @@ class FluidSolver {
   }
   // How the gauges' sums are spread over threads (gauges.h): one a gauge, the scan stopping at the water (the
   // CPU's way: less work where the threads are few), or one a sum and then one a gauge (the GPU's way: one
-  // thread's scan of a level gauge took thousands of dependent loads). Both give the same values, bit for bit;
-  // a test holds them to it on the CPU.
+  // thread's scan of a level gauge took thousands of dependent loads). Both give the same values, bit for
+  // bit; a test holds them to it on the CPU.
   enum class GaugeThreads { one_a_gauge, one_a_sum };
   void sample_gauges(std::vector<float>& values, GaugeThreads threads) {
     if (gauge_count_ == 0) {
@@ -237,7 +237,8 @@ class FluidSolver {
       const std::uint32_t stride = gauge_sum_stride_;
       fluid_.exec.for_each(gauge_count_ * stride, [=] SURGE_LAMBDA(std::uint32_t slot) {
         const std::uint32_t g = slot / stride;
-        gauge_slot_sums(kernel, p, grid, fields, probes[g], slot - g * stride, sums + std::size_t(g) * stride);
+        gauge_slot_sums(kernel, p, grid, fields, probes[g], slot - g * stride,
+                        sums + std::size_t(g) * stride);
       });
       fluid_.exec.for_each(gauge_count_, [=] SURGE_LAMBDA(std::uint32_t g) {
         const GaugeProbe probe = probes[g];

@@ -231,8 +231,8 @@ SURGE_HD void gauge_sums(const Kernel& kernel, const SphParameters& p, const Gri
 
 // ---- One thread a sum (the GPU's FluidSolver::sample_gauges) ----
 //
-// A level gauge's scan in one thread (sample_gauge) visits every height from its top down to the water, each a
-// search of (2 ring + 1)^2 rows of cells: on SPHERIC Test 2's 1 m lines at dp 0.01 m with cells of half a
+// A level gauge's scan in one thread (sample_gauge) visits every height from its top down to the water, each
+// a search of (2 ring + 1)^2 rows of cells: on SPHERIC Test 2's 1 m lines at dp 0.01 m with cells of half a
 // support, some 180 heights above the water and about 2,700 candidates at each wet one, one dependent load
 // after another in a single GPU thread. So on the GPU each sum has its own thread: slot k of gauge g, the
 // gauge's sums padded to `stride` (the most any gauge has), a level gauge's slot k its fraction at the k-th

@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "sim/backend/cpu_executor.h"
 #include "sim/backend/simulation.h"
 #include "sim/backend/simulation_factory.h"
 #include "sim/io/gauge_recorder.h"
 #include "sim/io/time_schedule.h"
 #include "sim/scene/scene.h"
-#include "sim/backend/cpu_executor.h"
 #include "sim/setup/build_fluid_setup.h"
 #include "sim/sph/sph_setup.h"
 #include "sim/sph/wcsph_solver.h"
@@ -179,10 +179,10 @@ TEST(Gauges, SamplingLeavesThePhysicsBitIdentical) {
   }
 }
 
-// The GPU takes the gauges' sums one thread a sum and then makes each gauge's values (gauges.h); the CPU scans
-// a level gauge in one thread and stops at the water. Both ways on the CPU, on SPHERIC Test 2's tank with its
-// twelve gauges (dry and wet level lines, pressures on the box) and a pressure, a velocity and a submerged
-// level gauge inside the column, after 150 steps: every value equal, bit for bit.
+// The GPU takes the gauges' sums one thread a sum and then makes each gauge's values (gauges.h); the CPU
+// scans a level gauge in one thread and stops at the water. Both ways on the CPU, on SPHERIC Test 2's tank
+// with its twelve gauges (dry and wet level lines, pressures on the box) and a pressure, a velocity and a
+// submerged level gauge inside the column, after 150 steps: every value equal, bit for bit.
 TEST(Gauges, OneThreadASumReadsWhatOneThreadAGaugeReads) {
   Scene scene = load_scene(SURGE_SOURCE_DIR "/scenes/spheric2_dam_break.toml");
   scene.gauges.push_back(point_gauge("p_column", GaugeKind::pressure, {2.6f, 0.5f, 0.05f}));

@@ -70,14 +70,14 @@ FlumeDecay measure_decay(const Flume& flume, double near_x, double far_x, double
   return decay;
 }
 
-// Measured (cubic spline at 2 spacings, kd = 2, dp = 0.02 m, 4 across), H/S over Biesel's at 0.6 and 1.2 m and
-// the decay rate between them:
+// Measured (cubic spline at 2 spacings, kd = 2, dp = 0.02 m, 4 across), H/S over Biesel's at 0.6 and 1.2 m
+// and the decay rate between them:
 //   before WCSPH's pair terms were rearranged (perf-forces): free-slip 0.835, 0.635, beta 0.46 /m; no-slip
 //     0.762, 0.565, beta 0.50 /m;
 //   after (CI, 2026-12-04): free-slip 0.754, 0.573, beta 0.457 /m; no-slip 0.781, 0.570, beta 0.524 /m.
-// A change of rounding alone moved the free-slip height at 0.6 m by 10 %: one run's height at a gauge is not a
-// measurement of the walls. The decay rate held (the free-slip flume 9-13 % below the no-slip one in both), so
-// that is what is checked, with a margin of half the smaller difference. Either way the walls' friction is
+// A change of rounding alone moved the free-slip height at 0.6 m by 10 %: one run's height at a gauge is not
+// a measurement of the walls. The decay rate held (the free-slip flume 9-13 % below the no-slip one in both),
+// so that is what is checked, with a margin of half the smaller difference. Either way the walls' friction is
 // not what damps the wave along the flume (docs/scenes.md, "A piston wave-maker"); the width matters: 8
 // across with free-slip side walls decayed at 0.20 /m (13.5 min). About 5 minutes a run on two cores.
 TEST(PistonFlume, FreeSlipSideWallsDampTheWaveLessThanNoSlipOnes) {

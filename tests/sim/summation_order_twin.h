@@ -47,9 +47,9 @@ inline SphSetup reversed(SphSetup setup) {
   return setup;
 }
 
-// `setup` with its fluid particles (and their hydrostatic start) in a shuffled order, the same for a given seed:
-// a second sample of the order's effect beside the reversed one. (Reversed, every cell's particles are summed
-// in the opposite order; shuffled, in an unrelated one.)
+// `setup` with its fluid particles (and their hydrostatic start) in a shuffled order, the same for a given
+// seed: a second sample of the order's effect beside the reversed one. (Reversed, every cell's particles are
+// summed in the opposite order; shuffled, in an unrelated one.)
 inline SphSetup shuffled(SphSetup setup, unsigned seed) {
   const std::size_t n = setup.fluid.size();
   std::vector<std::size_t> order(n);

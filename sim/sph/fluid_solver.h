@@ -157,14 +157,14 @@ class FluidSolver {
     host_probes_ = probes;
     gauge_sum_offsets_.clear();
     std::uint32_t sums = 0;
+    gauge_sum_stride_ = 0;  // the most sums a gauge has: each gauge's share of the GPU's slots
     for (const GaugeProbe& probe : probes) {
       gauge_sum_offsets_.push_back(sums);
-      sums += gauge_sum_count(probe, fluid_.params.spacing);
+      const std::uint32_t count = gauge_sum_count(probe, fluid_.params.spacing);
+      sums += count;
+      gauge_sum_stride_ = std::max(gauge_sum_stride_, count);
     }
     gauge_sum_offsets_.push_back(sums);
-    gauge_sum_stride_ = 0;
-    for (const GaugeProbe& probe : probes)
-      gauge_sum_stride_ = std::max(gauge_sum_stride_, gauge_sum_count(probe, fluid_.params.spacing));
     fluid_.exec.upload(gauge_probes_, probes, "gauge probes");
     fluid_.exec.allocate(gauge_values_, gauge_values_count_);
     fluid_.exec.allocate(gauge_slot_sums_, std::size_t(gauge_count_) * gauge_sum_stride_);

@@ -240,14 +240,18 @@ SURGE_HD void gauge_sums(const Kernel& kernel, const SphParameters& p, const Gri
 // scan over them (the heights below the crossing are computed for nothing, in parallel). The CPU keeps the
 // scan in one thread, which stops at the water.
 
-// The k-th height of a level gauge's scan (k = 0: z_top), as level_crossing visits them.
-SURGE_HD float level_scan_height(float spacing, float z_bottom, float z_top, std::uint32_t k) {
-  float height = z_top;
+// The k-th height of a level gauge's scan (k = 0: z_top) into *height, as level_crossing visits them; false
+// where the scan has k heights or fewer.
+SURGE_HD bool level_scan_height(float spacing, float z_bottom, float z_top, std::uint32_t k, float* height) {
+  bool found = false;
   level_crossing(spacing, z_bottom, z_top, [&](std::uint32_t i, float z) {
-    if (i == k) height = z;
+    if (i == k) {
+      *height = z;
+      found = true;
+    }
     return 0.0f;
   });
-  return height;
+  return found;
 }
 
 // Slot k of the probe's sums into sums[k] (a pressure or velocity gauge's whole sums from slot 0).
@@ -257,8 +261,8 @@ SURGE_HD void gauge_slot_sums(const Kernel& kernel, const SphParameters& p, cons
                               double* sums /* out */) {
   const int ring = gauge_ring(grid, p.support);
   if (probe.kind == GaugeKind::level) {
-    if (k >= level_height_count(p.spacing, probe.point.z, probe.z_top)) return;
-    const float z = level_scan_height(p.spacing, probe.point.z, probe.z_top, k);
+    float z = 0.0f;
+    if (!level_scan_height(p.spacing, probe.point.z, probe.z_top, k, &z)) return;
     sums[k] = fluid_fraction(kernel, p, grid, fields, Vec3f{probe.point.x, probe.point.y, z}, ring);
     return;
   }

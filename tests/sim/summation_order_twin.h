@@ -31,13 +31,19 @@ namespace surge {
 // multiply-adds and its own reciprocal square root on top of the order, so a little more room.
 constexpr double kSummationOrderFactor = 3.0;
 
+// Applies `reorder` (one call per array) to every per-particle array of `frame`, so that each reordering
+// names the arrays once.
+template <typename Reorder>
+void reorder_particles(ParticleFrame& frame, Reorder&& reorder) {
+  reorder(frame.position);
+  reorder(frame.velocity);
+  reorder(frame.id);
+  reorder(frame.density);
+  reorder(frame.pressure);
+}
+
 inline void reverse_particles(ParticleFrame& frame) {
-  const auto reverse = [](auto& values) { std::reverse(values.begin(), values.end()); };
-  reverse(frame.position);
-  reverse(frame.velocity);
-  reverse(frame.id);
-  reverse(frame.density);
-  reverse(frame.pressure);
+  reorder_particles(frame, [](auto& values) { std::reverse(values.begin(), values.end()); });
 }
 
 // `setup` with its fluid particles (and their hydrostatic start) in reverse order.
@@ -60,11 +66,7 @@ inline SphSetup shuffled(SphSetup setup, unsigned seed) {
     auto copy = values;
     for (std::size_t k = 0; k < n; ++k) values[k] = copy[order[k]];
   };
-  permute(setup.fluid.position);
-  permute(setup.fluid.velocity);
-  permute(setup.fluid.id);
-  permute(setup.fluid.density);
-  permute(setup.fluid.pressure);
+  reorder_particles(setup.fluid, permute);
   permute(setup.hydrostatic_pressure);
   return setup;
 }

@@ -114,11 +114,12 @@ SURGE_HD void for_each_cell_range(const GridGeometry& grid, const CellIndexView&
   }
 }
 
-// Calls visit(j, r_ij, r2) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
-// when it is in the index (r2 = 0). j indexes index.positions (and the arrays parallel to it).
+// Calls visit(j, r_ij, r2, w_j) for every particle j of `index` with |x_i - x_j|^2 < support2, i included
+// when it is in the index (r2 = 0); w_j is the w of j's position, which the search has loaded with it.
+// j indexes index.positions (and the arrays parallel to it).
 template <typename Visit>
-SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
-                                float support2, Visit&& visit) {
+SURGE_HD void for_each_neighbor_with_w(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
+                                       float support2, Visit&& visit) {
   for_each_cell_range(grid, index, x_i, [&](std::uint32_t begin, std::uint32_t end) {
     // Two loops rather than one with a per-candidate test: the sorted case is the hot path.
     if (index.sorted_order == nullptr) {
@@ -126,7 +127,7 @@ SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& i
         const Vec4f p = index.positions[j];
         const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
         const float r2 = length_squared(r_ij);
-        if (r2 < support2) visit(j, r_ij, r2);
+        if (r2 < support2) visit(j, r_ij, r2, p.w);
       }
     } else {
       for (std::uint32_t k = begin; k < end; ++k) {
@@ -134,10 +135,18 @@ SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& i
         const Vec4f p = index.positions[j];
         const Vec3f r_ij{x_i.x - p.x, x_i.y - p.y, x_i.z - p.z};
         const float r2 = length_squared(r_ij);
-        if (r2 < support2) visit(j, r_ij, r2);
+        if (r2 < support2) visit(j, r_ij, r2, p.w);
       }
     }
   });
+}
+
+// The same, visit(j, r_ij, r2) without the w.
+template <typename Visit>
+SURGE_HD void for_each_neighbor(const GridGeometry& grid, const CellIndexView& index, Vec3f x_i,
+                                float support2, Visit&& visit) {
+  for_each_neighbor_with_w(grid, index, x_i, support2,
+                           [&](std::uint32_t j, Vec3f r_ij, float r2, float) { visit(j, r_ij, r2); });
 }
 
 // The candidates a cell search around x tests: every particle of the ranges for_each_cell_range visits.

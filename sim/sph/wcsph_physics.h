@@ -29,6 +29,10 @@ struct FluidFields {
   const Vec4f* velocity = nullptr;
   const float* density = nullptr;   // [kg/m^3]
   const float* pressure = nullptr;  // [Pa]
+  // Continuity density: the equation-of-state stage has copied each particle's density into its position's w
+  // (the solver's compute_pressure), so a force pair takes rho_j from the position the neighbour search has
+  // loaded already, not by a load of its own from `density`.
+  bool density_in_position_w = false;
 };
 
 // rho_i = m sum_j W_ij + rho0 sum_b V_b W_ib  (Akinci et al. 2012, eq. 5 with Psi_b = rho0 V_b).
@@ -114,6 +118,24 @@ struct NoPairTerm {
   SURGE_HD void operator()(Args&&...) const {}
 };
 
+// XSPH (Monaghan 1989): out.xsph += sum_j 2 m / (rho_i + rho_j) W_ij (v_j - v_i), over i's fluid neighbours in
+// the order the force loop visits them (finish_acceleration scales it by epsilon).
+template <typename Kernel>
+SURGE_HD void add_xsph_velocity(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
+                                const FluidFields& fluid, std::uint32_t i, ParticleAcceleration& out) {
+  const Vec3f x_i = xyz(fluid.index.positions[i]);
+  const Vec3f v_i = xyz(fluid.velocity[i]);
+  const float rho_i = fluid.density[i];
+  const float m = params.particle_mass;
+  for_each_neighbor(grid, fluid.index, x_i, params.support * params.support,
+                    [&](std::uint32_t j, Vec3f, float r2) {
+                      if (j == i) return;
+                      const float rho_j = fluid.density[j];
+                      out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(sqrtf(r2))) *
+                                  (xyz(fluid.velocity[j]) - v_i);
+                    });
+}
+
 // Fluid neighbours j of fluid particle i. `pair(j, ForcePair)` runs for every j != i after the force terms,
 // so the continuity pass (add_fluid_rates) adds its sums in the same neighbour visit while the acceleration
 // is computed exactly as without it.
@@ -133,16 +155,13 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
   const float m = params.particle_mass;
   const ViscosityConstants viscosity = viscosity_constants(params);
   const float support2 = params.support * params.support;
-  // XSPH's sum costs a kernel value and a division a pair; finish_acceleration scales it by epsilon, so with
-  // epsilon 0 (the default, and every scene in scenes/) it is not summed: the same result to the bit, as
-  // x += dt (v + 0 xsph) is x += dt v. The same test for every particle: no divergence on the GPU.
-  const bool xsph = params.xsph_epsilon != 0.0f;
+  const bool density_in_w = fluid.density_in_position_w;
   Vec3f sum{};  // sum_j (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad W_ij
-  for_each_neighbor(grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2) {
+  for_each_neighbor_with_w(grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2, float w_j) {
     if (j == i) return;
     const float gradient_factor = kernel.gradient_factor(r2);
     const Vec4f v_j = fluid.velocity[j];
-    const float rho_j = fluid.density[j];
+    const float rho_j = density_in_w ? w_j : fluid.density[j];
     const float v_dot_r = dot(xyz(v_i) - xyz(v_j), r_ij);
     // Artificial viscosity Pi_ij = -alpha c0 h (v_ij . r_ij) / (rho_bar (r^2 + eta^2)), approaching pairs
     // only (v_ij . r_ij < 0; a receding pair adds a zero).
@@ -150,10 +169,16 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
                                       (rho_i + rho_j) * (r2 + viscosity.eta2));
     // Symmetric pressure gradient: a_i -= m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad W_ij.
     sum += ((p_over_rho2_i + v_j.w + viscous) * gradient_factor) * r_ij;
-    if (xsph) out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(sqrtf(r2))) * (xyz(v_j) - xyz(v_i));
     pair(j, ForcePair{r_ij, r2, gradient_factor, v_dot_r, rho_j});
   });
   out.acceleration -= m * sum;
+  // XSPH's sum costs a kernel value and a division a pair; finish_acceleration scales it by epsilon, so with
+  // epsilon 0 (the default, and every scene in scenes/) it is not summed: the same result to the bit, as
+  // x += dt (v + 0 xsph) is x += dt v. It takes a neighbour visit of its own: summed inside the loop above,
+  // its three running sums held registers through every pair of every run, XSPH or not (the rates pass then
+  // spilled); here they live only in the runs that ask for it. The same test for every particle: no
+  // divergence on the GPU.
+  if (params.xsph_epsilon != 0.0f) add_xsph_velocity(kernel, params, grid, fluid, i, out);
 }
 template <typename Kernel>
 SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& params,

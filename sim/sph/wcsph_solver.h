@@ -441,16 +441,19 @@ class WcsphSolver : public FluidSolver<Exec> {
   }
 
   // p_i (and p_i / rho_i^2 in v_i's w) from the density the particle carries (continuity density): no
-  // neighbours.
+  // neighbours. The density goes into the position's w as well (FluidFields::density_in_position_w), for the
+  // force pass's pairs.
   void compute_pressure() {
     const SphParameters p = fluid_.params;
     const WcsphStepState* state = state_.data();
     const float* density = fluid_.density.data();
     float* pressure = fluid_.pressure.data();
     Vec4f* velocity = fluid_.velocity.data();
+    Vec4f* position = fluid_.position.data();
     fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       if (i >= state->active_count) return;
       set_equation_of_state(p, density[i], pressure[i], velocity[i]);
+      position[i].w = density[i];
     });
   }
 
@@ -647,7 +650,8 @@ class WcsphSolver : public FluidSolver<Exec> {
 
  private:
   FluidFields fluid_fields() const {
-    return {fluid_.fluid_view(), fluid_.velocity.data(), fluid_.density.data(), fluid_.pressure.data()};
+    return {fluid_.fluid_view(), fluid_.velocity.data(), fluid_.density.data(), fluid_.pressure.data(),
+            continuity_};
   }
 
   ForcePass force_pass_;

@@ -34,6 +34,6 @@ stamp "DualSPHysics 13M 0.03 s"
 OUT=/tmp/peers-out timeout 150 bash .peers/run_device.sh "ds13M:0.03"
 cp /tmp/peers-out/summary.txt "$out/dualsphysics-summary.txt"
 stamp "gpu_tests -WaveFlume/*"
-timeout 200 build-gpu/gpu_tests --gtest_filter='-WaveFlume/*' 2>&1 | grep -vE "^\[ *(RUN|OK) *\]" > "$out/gpu_tests.txt"
+mkdir -p /tmp/gpu-tests-out && OUT=/tmp/gpu-tests-out timeout 200 build-gpu/tests/gpu_tests --gtest_filter='-WaveFlume/*' 2>&1 | grep -vE "^\[ *(RUN|OK) *\]" > "$out/gpu_tests.txt"
 tail -15 "$out/gpu_tests.txt"
 stamp done

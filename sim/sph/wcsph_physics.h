@@ -118,8 +118,8 @@ struct NoPairTerm {
   SURGE_HD void operator()(Args&&...) const {}
 };
 
-// XSPH (Monaghan 1989): out.xsph += sum_j 2 m / (rho_i + rho_j) W_ij (v_j - v_i), over i's fluid neighbours in
-// the order the force loop visits them (finish_acceleration scales it by epsilon).
+// XSPH (Monaghan 1989): out.xsph += sum_j 2 m / (rho_i + rho_j) W_ij (v_j - v_i), over i's fluid neighbours
+// in the order the force loop visits them (finish_acceleration scales it by epsilon).
 template <typename Kernel>
 SURGE_HD void add_xsph_velocity(const Kernel& kernel, const SphParameters& params, const GridGeometry& grid,
                                 const FluidFields& fluid, std::uint32_t i, ParticleAcceleration& out) {
@@ -127,13 +127,12 @@ SURGE_HD void add_xsph_velocity(const Kernel& kernel, const SphParameters& param
   const Vec3f v_i = xyz(fluid.velocity[i]);
   const float rho_i = fluid.density[i];
   const float m = params.particle_mass;
-  for_each_neighbor(grid, fluid.index, x_i, params.support * params.support,
-                    [&](std::uint32_t j, Vec3f, float r2) {
-                      if (j == i) return;
-                      const float rho_j = fluid.density[j];
-                      out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(sqrtf(r2))) *
-                                  (xyz(fluid.velocity[j]) - v_i);
-                    });
+  for_each_neighbor(
+      grid, fluid.index, x_i, params.support * params.support, [&](std::uint32_t j, Vec3f, float r2) {
+        if (j == i) return;
+        const float rho_j = fluid.density[j];
+        out.xsph += (2.0f * m / (rho_i + rho_j) * kernel.value(sqrtf(r2))) * (xyz(fluid.velocity[j]) - v_i);
+      });
 }
 
 // Fluid neighbours j of fluid particle i. `pair(j, ForcePair)` runs for every j != i after the force terms,
@@ -157,20 +156,21 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
   const float support2 = params.support * params.support;
   const bool density_in_w = fluid.density_in_position_w;
   Vec3f sum{};  // sum_j (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad W_ij
-  for_each_neighbor_with_w(grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2, float w_j) {
-    if (j == i) return;
-    const float gradient_factor = kernel.gradient_factor(r2);
-    const Vec4f v_j = fluid.velocity[j];
-    const float rho_j = density_in_w ? w_j : fluid.density[j];
-    const float v_dot_r = dot(xyz(v_i) - xyz(v_j), r_ij);
-    // Artificial viscosity Pi_ij = -alpha c0 h (v_ij . r_ij) / (rho_bar (r^2 + eta^2)), approaching pairs
-    // only (v_ij . r_ij < 0; a receding pair adds a zero).
-    const float viscous = fast_divide(-2.0f * viscosity.alpha_h_c0 * fminf(v_dot_r, 0.0f),
-                                      (rho_i + rho_j) * (r2 + viscosity.eta2));
-    // Symmetric pressure gradient: a_i -= m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad W_ij.
-    sum += ((p_over_rho2_i + v_j.w + viscous) * gradient_factor) * r_ij;
-    pair(j, ForcePair{r_ij, r2, gradient_factor, v_dot_r, rho_j});
-  });
+  for_each_neighbor_with_w(
+      grid, fluid.index, x_i, support2, [&](std::uint32_t j, Vec3f r_ij, float r2, float w_j) {
+        if (j == i) return;
+        const float gradient_factor = kernel.gradient_factor(r2);
+        const Vec4f v_j = fluid.velocity[j];
+        const float rho_j = density_in_w ? w_j : fluid.density[j];
+        const float v_dot_r = dot(xyz(v_i) - xyz(v_j), r_ij);
+        // Artificial viscosity Pi_ij = -alpha c0 h (v_ij . r_ij) / (rho_bar (r^2 + eta^2)), approaching pairs
+        // only (v_ij . r_ij < 0; a receding pair adds a zero).
+        const float viscous = fast_divide(-2.0f * viscosity.alpha_h_c0 * fminf(v_dot_r, 0.0f),
+                                          (rho_i + rho_j) * (r2 + viscosity.eta2));
+        // Symmetric pressure gradient: a_i -= m (p_i/rho_i^2 + p_j/rho_j^2 + Pi_ij) grad W_ij.
+        sum += ((p_over_rho2_i + v_j.w + viscous) * gradient_factor) * r_ij;
+        pair(j, ForcePair{r_ij, r2, gradient_factor, v_dot_r, rho_j});
+      });
   out.acceleration -= m * sum;
   // XSPH's sum costs a kernel value and a division a pair; finish_acceleration scales it by epsilon, so with
   // epsilon 0 (the default, and every scene in scenes/) it is not summed: the same result to the bit, as

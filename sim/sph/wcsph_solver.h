@@ -262,9 +262,10 @@ class WcsphSolver : public FluidSolver<Exec> {
   //                slot (16); the gather of x, v, id and the carried arrays, read and written (72, +40 with
   //                continuity density's rho and Verlet state); 4 B per cell start
   //   density      read x, write rho and p, and p / rho^2 into v's w (56: a 4-byte store into each 16-byte v
-  //                moves its sectors both ways, 32); with continuity density read rho, write p and v's w (40)
-  //   forces       read x, v (its w the pressure term), rho, write acceleration and XSPH (60); continuity adds
-  //                D rho/Dt (64)
+  //                moves its sectors both ways, 32); with continuity density read rho, write p, v's w and
+  //                x's w (the density, for the force pairs: 72)
+  //   forces       read x, v (its w the pressure term), rho, write acceleration and XSPH (60);
+  //                continuity adds D rho/Dt (64)
   //   integration  read acceleration, XSPH, x, v, write x, v (88); the Verlet scheme also reads and
   //                writes rho and its previous state (132)
   // and every wall particle read once per neighbour pass (16 B). docs/perf/README.md uses it.
@@ -274,7 +275,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     StageBytes bytes{};
     bytes[int(Stage::index)] = n * (24.0 + 16.0 * radix_passes + (continuity_ ? 112.0 : 72.0)) +
                                4.0 * double(fluid_.grid.cell_count());
-    bytes[int(Stage::density)] = continuity_ ? 40.0 * n : 56.0 * n + 16.0 * walls;
+    bytes[int(Stage::density)] = continuity_ ? 72.0 * n : 56.0 * n + 16.0 * walls;
     bytes[int(Stage::forces)] = (continuity_ ? 64.0 : 60.0) * n + 16.0 * walls;
     bytes[int(Stage::integration)] = (continuity_ ? 132.0 : 88.0) * n;
     return bytes;

@@ -69,23 +69,25 @@ def main():
     surge = read_surge(sys.argv[1])
     directory = sys.argv[2]
     end = surge["time_s"][-1]
+
+    def side_by_side(pattern, wanted, column):
+        """DualSPHysics' times within Surge's run, its values there, and Surge's column interpolated to them."""
+        times, peer = read_dualsphysics(directory, pattern, wanted)
+        keep = [k for k, t in enumerate(times) if surge["time_s"][0] <= t <= end]
+        times, peer = [times[k] for k in keep], [peer[k] for k in keep]
+        return times, peer, interpolate(surge["time_s"], surge[column], times)
+
     print("| gauge | arrival Surge [s] | arrival DualSPHysics [s] | mean abs. difference / DualSPHysics' max | largest difference [m] |")
     print("| --- | ---: | ---: | ---: | ---: |")
     for name in ("H1", "H2", "H3", "H4"):
-        times, peer = read_dualsphysics(directory, f"GaugesSWL_{name}.csv", ("swlz", "swl.z"))
-        keep = [k for k, t in enumerate(times) if surge["time_s"][0] <= t <= end]
-        times, peer = [times[k] for k in keep], [peer[k] for k in keep]
-        ours = interpolate(surge["time_s"], surge[name], times)
+        times, peer, ours = side_by_side(f"GaugesSWL_{name}.csv", ("swlz", "swl.z"), name)
         differences = [abs(a - b) for a, b in zip(ours, peer)]
         scale = max(peer) if max(peer) > 0 else 1.0
         a_s, a_d = arrival(times, ours), arrival(times, peer)
         fmt = lambda a: "—" if a is None or name == "H4" else f"{a:.3f}"
         print(f"| {name} | {fmt(a_s)} | {fmt(a_d)} | {sum(differences) / len(differences) / scale:.3f} | "
               f"{max(differences):.3f} |")
-    times, peer = read_dualsphysics(directory, "GaugesForce_Fbox.csv", ("forcex", "force.x", "fx", "x"))
-    keep = [k for k, t in enumerate(times) if surge["time_s"][0] <= t <= end]
-    times, peer = [times[k] for k in keep], [peer[k] for k in keep]
-    ours = interpolate(surge["time_s"], surge["Fbox_fx"], times)
+    times, peer, ours = side_by_side("GaugesForce_Fbox.csv", ("forcex", "force.x", "fx", "x"), "Fbox_fx")
     print()
     print("| box, x force | largest [N] | at [s] | mean over the last 50 ms [N] |")
     print("| --- | ---: | ---: | ---: |")

@@ -40,6 +40,20 @@ inline void apply_solver_override(Scene& scene, const std::string& solver) {
   check_gauges_for_solver(scene);  // a pressure gauge cannot follow the scene to PBF
 }
 
+// --density replaces a WCSPH scene's density: "summation" (Akinci et al. 2012) or "continuity" (the continuity
+// equation with delta-SPH diffusion: the scene's density_diffusion, else its default 0.1). Continuity density
+// needs one neighbour pass a step where summation needs two. DFSPH and PBF solve for their density: for them
+// the option is an error, not something to ignore.
+inline const std::vector<std::string> kDensityNames = {"summation", "continuity"};
+inline void apply_density_override(Scene& scene, const std::string& density) {
+  if (density.empty()) return;
+  if (scene.solver != SolverKind::wcsph)
+    throw InputError("--density " + density + ": applies to WCSPH; this run's solver is \"" +
+                     std::string(solver_name(scene.solver)) + "\", which computes its density its own way");
+  // CLI11 has checked the name against kDensityNames.
+  scene.continuity_density = density == "continuity";
+}
+
 // "backend: cpu (2 threads) — no CUDA GPU: REASON", the line a run starts with.
 std::string backend_line(const BackendChoice& choice);
 

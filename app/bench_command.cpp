@@ -155,6 +155,11 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "Replace the scene's [resolution] cells_per_support: 1 (cells one support wide, 27 "
                    "searched) or 2 (cells of half a support, the search trimmed to the support)")
       ->check(CLI::Range(1, 2));
+  bench
+      ->add_option("--density", options.density,
+                   "WCSPH: replace the scene's density, summation (two neighbour passes a step) or continuity "
+                   "(the continuity equation with delta-SPH, one pass); other solvers' runs keep theirs")
+      ->check(CLI::IsMember(kDensityNames));
   bench->add_flag("--render", options.render,
                   "Also time frames: one step plus drawing every particle as a sphere offscreen (EGL), as "
                   "a viewer shows them; --steps frames per particle count");
@@ -221,6 +226,9 @@ int bench_solver(const BenchOptions& options, const std::string& solver, bool na
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, solver);
   if (options.cells_per_support > 0) scene.cells_per_support = options.cells_per_support;
+  // With several solvers (--solver wcsph,dfsph) --density is WCSPH's; a single other solver is an error.
+  if (scene.solver == SolverKind::wcsph || options.solvers.size() <= 1)
+    apply_density_override(scene, options.density);
   RenderOptions look = options.look;
   look.scene_look = scene.render;
   if (options.render) {

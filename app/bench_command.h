@@ -30,6 +30,7 @@ struct BenchOptions {
   std::filesystem::path json_path;    // empty: no JSON
   std::string index_build = "radix";  // GPU cell index: "radix" (sort) or "counting" (atomics + scan)
   int cells_per_support = 0;          // 0: the scene's [resolution] cells_per_support; else replaces it
+  std::string density;                // empty: the scene's; else WCSPH's "summation" or "continuity"
   std::vector<std::string> modes;     // empty: --backend decides; else execution modes to compare
   bool no_reorder = false;            // gpu mode: keep particles in creation order (lesson 3)
   std::string force_pass = "single";  // gpu mode: "single" (branchy) or "split" force pass (lesson 4)

@@ -234,6 +234,7 @@ int run_scene_on_ranks(const RunOptions& options) {
   if (!mpi_built()) open_world();  // says that this build has no MPI, before any other complaint
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
+  apply_density_override(scene, options.density);
   refuse_scene_for_ranks(scene, options.backend, options.mode);
   // Checkpoints (app/run_checkpoints.h; docs/checkpoints.md, "On ranks"): as one process's, the ranks'
   // owned particles gathered on rank 0, which writes the file.
@@ -263,7 +264,7 @@ int run_scene_on_ranks(const RunOptions& options) {
   const bool root = world->rank() == 0;
   // Every rank reads the checkpoint (the ranks share the output directory's file system, as the frames'
   // pieces do) and takes its part of the particles; a bad file stops every rank with the same error.
-  const Checkpoint identity = checkpoint_identity(scene, options.particles, "cpu", world->name());
+  const Checkpoint identity = checkpoint_identity(scene, options.particles, options.density, "cpu", world->name());
   std::optional<Checkpoint> resumed;
   bool new_series = false;  // resumed from one process's checkpoint
   if (resuming) {
@@ -430,6 +431,7 @@ int run_bench_on_ranks(const BenchOptions& options) {
   if (options.solvers.size() > 1) refuse("several --solver names in one bench");
   apply_solver_override(scene, options.solvers.empty() ? "" : options.solvers.front());
   if (options.cells_per_support > 0) scene.cells_per_support = options.cells_per_support;
+  apply_density_override(scene, options.density);
   refuse_scene_for_ranks(scene, options.backend, options.modes.empty() ? "" : options.modes.front());
   if (options.particles.size() > 1) refuse("several --particles counts in one bench");
   if (!options.json_path.empty() || !options.plot_path.empty()) refuse("--json and --plot");

@@ -11,14 +11,16 @@
 
 namespace surge::app {
 
-Checkpoint checkpoint_identity(const Scene& scene, long particles_override, const std::string& backend_kind,
-                               const std::string& backend_description) {
+Checkpoint checkpoint_identity(const Scene& scene, long particles_override, const std::string& density_override,
+                               const std::string& backend_kind, const std::string& backend_description) {
   std::ifstream in(scene.path, std::ios::binary);
   if (!in) throw InputError("cannot read '" + scene.path.string() + "' again: " + std::strerror(errno));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  // The solver may come from --solver and the resolution from --particles: both change the setup.
-  const std::string options =
+  // The solver may come from --solver, the resolution from --particles and WCSPH's density from --density:
+  // each changes the run. (--density enters only when given, so checkpoints made before it still resume.)
+  std::string options =
       std::string("solver=") + solver_name(scene.solver) + ";particles=" + std::to_string(particles_override);
+  if (!density_override.empty()) options += ";density=" + density_override;
   Checkpoint identity;
   identity.setup_hash = setup_hash(text, options);
   identity.scene_name = scene.name;
@@ -47,7 +49,7 @@ Checkpoint read_checkpoint_for(const std::filesystem::path& path, const Checkpoi
   }
   if (checkpoint.setup_hash != identity.setup_hash) {
     throw InputError(name + "the checkpoint was made from another setup (scene '" + checkpoint.scene_name +
-                     "'): the scene file or --particles differs from the checkpointed run's");
+                     "'): the scene file, --particles or --density differs from the checkpointed run's");
   }
   return checkpoint;
 }

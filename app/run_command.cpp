@@ -99,6 +99,10 @@ CLI::App* add_run_command(CLI::App& parent, RunOptions& options) {
       ->capture_default_str();
   run->add_option("--solver", options.solver, "Replace the scene's solver: wcsph, dfsph or pbf")
       ->check(CLI::IsMember(kSolverNames));
+  run->add_option("--density", options.density,
+                  "WCSPH: replace the scene's density, summation (two neighbour passes a step) or continuity "
+                  "(the continuity equation with delta-SPH, one pass)")
+      ->check(CLI::IsMember(kDensityNames));
   CLI::Option* steps =
       run->add_option("--steps", options.steps, "Stop after N steps (instead of the scene's end time)")
           ->transform(whole_at_least(1));
@@ -176,6 +180,7 @@ int run_scene(const RunOptions& options) {
   const auto setup_start = std::chrono::steady_clock::now();
   Scene scene = load_scene(options.scene_path);
   apply_solver_override(scene, options.solver);
+  apply_density_override(scene, options.density);
   const RunPlan plan = plan_run(options, scene);
   RenderOptions render_options = options.render;
   render_options.scene_look = scene.render;
@@ -213,7 +218,8 @@ int run_scene(const RunOptions& options) {
         "render the resumed run's exported frames, or render a run from its start");
   }
   const Checkpoint identity =
-      checkpoint_identity(scene, options.particles, mode_name(backend.mode), backend.description);
+      checkpoint_identity(scene, options.particles, options.density, mode_name(backend.mode),
+                          backend.description);
   std::optional<Checkpoint> resumed;
   if (resuming) {
     resumed = read_checkpoint_for(options.resume_path, identity);

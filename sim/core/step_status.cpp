@@ -11,6 +11,13 @@ std::string format_vector(Vec3f v, const char* unit) {
   std::snprintf(text, sizeof text, "(%.4g, %.4g, %.4g) %s", double(v.x), double(v.y), double(v.z), unit);
   return text;
 }
+// ", density 612.3 kg/m^3" where the solver has one: far below rest density, the particle was pulled.
+std::string density_text(float rho) {
+  if (!(rho > 0.0f)) return {};
+  char text[48];
+  std::snprintf(text, sizeof text, ", density %.4g kg/m^3", double(rho));
+  return text;
+}
 }  // namespace
 
 std::string StepStatus::diagnosis() const {
@@ -18,7 +25,7 @@ std::string StepStatus::diagnosis() const {
   const std::string where = "step " + std::to_string(bad_step) + ": particle " + std::to_string(bad_particle);
   const std::string state = " (position " + format_vector(bad_position, "m") + ", velocity " +
                             format_vector(bad_velocity, "m/s") + ", acceleration " +
-                            format_vector(bad_acceleration, "m/s^2") + ")";
+                            format_vector(bad_acceleration, "m/s^2") + density_text(bad_density) + ")";
   if (!remedy.empty()) {
     const char* what = instability == Instability::nan_value     ? " has a non-finite position or velocity"
                        : instability == Instability::left_domain ? " left the domain"

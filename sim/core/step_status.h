@@ -27,6 +27,7 @@ struct StepStatus {
   Vec3f bad_position{};
   Vec3f bad_velocity{};
   Vec3f bad_acceleration{};
+  float bad_density = 0;  // [kg/m^3]; 0 for solvers without a density (DEM, n-body)
   // What to change in the scene, for solvers whose remedy is not the fluid solver's ([time] cfl, walls,
   // speed of sound); empty for those.
   std::string remedy;

@@ -58,6 +58,7 @@ struct WcsphStepState {
   unsigned int bad_particle = 0;
   long long bad_step = 0;
   Vec3f bad_position{}, bad_velocity{}, bad_acceleration{};
+  float bad_density = 0;  // [kg/m^3]: a particle pulled by tension reads below rest density
   // Particles taking part: the first active_count slots. The GPU's emitter grows it on the device.
   unsigned int active_count = 0;
   // The GPU emitter's schedule (EmitterSchedule), kept where the clock is.
@@ -99,13 +100,14 @@ SURGE_HD MaxKeys<2> step_maxima(const ParticleAcceleration& a, const Vec4f& v, s
 }
 
 SURGE_HD void record_instability(WcsphStepState& s, int code, std::uint32_t id, const Vec4f& x,
-                                 const Vec4f& v, const Vec3f& a) {
+                                 const Vec4f& v, const Vec3f& a, float rho) {
   s.instability = code;
   s.bad_step = s.step;
   s.bad_particle = id;
   s.bad_position = xyz(x);
   s.bad_velocity = xyz(v);
   s.bad_acceleration = a;
+  s.bad_density = rho;
 }
 
 // The GPU emitter's decision, one thread: layer_to_emit() of the host, from the state's clock and schedule.
@@ -144,6 +146,7 @@ inline StepStatus to_step_status(const WcsphStepState& s) {
   st.bad_position = s.bad_position;
   st.bad_velocity = s.bad_velocity;
   st.bad_acceleration = s.bad_acceleration;
+  st.bad_density = s.bad_density;
   return st;
 }
 
@@ -558,6 +561,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     const Vec4f* position = fluid_.position.data();
     const Vec4f* velocity = fluid_.velocity.data();
     const std::uint32_t* id = fluid_.id.data();
+    const float* density = fluid_.density.data();
     fluid_.exec.single([=] SURGE_LAMBDA() {
       WcsphStepState& s = *state;
       if (s.instability != 0) return;
@@ -568,7 +572,7 @@ class WcsphSolver : public FluidSolver<Exec> {
       if (s.dt_s < p.dt_min && s.active_count > 0) {
         const std::uint32_t i = max_key_low(s.maxima[0]);
         record_instability(s, int(Instability::dt_collapse), id[i], position[i], velocity[i],
-                           acceleration[i].acceleration);
+                           acceleration[i].acceleration, density[i]);
       }
       s.maxima[0] = 0ull;
       s.maxima[1] = 0ull;
@@ -628,6 +632,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     const ParticleAcceleration* acceleration = acceleration_.data();
     const Vec4f* position = fluid_.position.data();
     const Vec4f* velocity = fluid_.velocity.data();
+    const float* density = fluid_.density.data();
     fluid_.exec.single([=] SURGE_LAMBDA() {
       WcsphStepState& s = *state;
       if (s.instability != 0) return;
@@ -636,7 +641,7 @@ class WcsphSolver : public FluidSolver<Exec> {
       if (s.bad_key == kNoParticle) return;
       const std::uint32_t i = std::uint32_t(s.bad_key & 0xffffffffull);
       record_instability(s, check_particle(p, position[i], velocity[i]), std::uint32_t(s.bad_key >> 32),
-                         position[i], velocity[i], acceleration[i].acceleration);
+                         position[i], velocity[i], acceleration[i].acceleration, density[i]);
     });
   }
 

@@ -26,6 +26,10 @@
 #             (default its 4M and 13M sizes), with --json records
 #   graphs    the dam break at 262k and 1M with --cuda-graphs off, then on (one call, the same build)
 #   cells     --cells-per-support 1 then 2: scenes/spheric2dam.toml at its 4M size, the dam break at 262k-4M
+#   density   the dam break at graphics settings with --density summation and continuity, half cells, CUDA graphs
+#             off and on, at DENSITY_PARTICLES (default 262k and 16.8M); the 1M dam break run to its end with each
+#             density in DENSITY_RUNS (default both)
+#   stability the dam break with continuity density run to its end on the GPU, in the variants STABILITY_RUNS names
 #   launches  Nsight Compute's list of the kernels of LAUNCH_STEPS steps of the 262,144-particle dam break
 #             (kernel names and GPU times), against the step's wall time from `surge bench`
 # Everything printed goes to $OUT/log.txt; gauge CSVs and run outputs are bundled in $OUT/results.tgz (the
@@ -256,6 +260,59 @@ if want cells; then
   done
 fi
 
+if want density; then
+  # Issue 13's graphics-settings target (cubic spline at 2 spacings) with WCSPH's density from the continuity
+  # equation (one neighbour pass a step) against summation (two), half cells, CUDA graphs off (stage times) and
+  # on; then the 1M dam break run to its end with each density, for stability and wall time per simulated second.
+  for density in summation continuity; do
+    for graphs in off on; do
+      stamp "density: $density, --cuda-graphs $graphs, dam break at ${DENSITY_PARTICLES:=262144,16777216}"
+      timeout 150 $surge bench scenes/dam_break.toml --backend gpu --particles "$DENSITY_PARTICLES" --steps 200 \
+        --warmup 20 --cells-per-support 2 --density $density --cuda-graphs $graphs \
+        --json "$results/density-$density-graphs-$graphs.json" > "$results/density-$density-graphs-$graphs.txt" 2>&1
+      echo "bench exit $?"
+      grep -E "^ +[0-9]|neighbo" "$results/density-$density-graphs-$graphs.txt" | cut -c1-200 | head -6
+    done
+  done
+  stamp "density: continuity, --cuda-graphs on, --index-build counting"
+  timeout 150 $surge bench scenes/dam_break.toml --backend gpu --particles "$DENSITY_PARTICLES" --steps 200 \
+    --warmup 20 --cells-per-support 2 --density continuity --cuda-graphs on --index-build counting \
+    > "$results/density-continuity-counting.txt" 2>&1
+  echo "bench exit $?"
+  grep -E "^ +[0-9]" "$results/density-continuity-counting.txt" | cut -c1-200 | head -4
+  for density in ${DENSITY_RUNS:-summation continuity}; do
+    stamp "density: $density, the 1M dam break to its end"
+    timeout 150 $surge run scenes/dam_break.toml --backend gpu --particles 1048576 --density $density \
+      --every 0 --quiet --out "/tmp/density-run-$density" \
+      > "$results/density-run-$density.txt" 2>&1
+    echo "run exit $?"
+    grep -E "particles|steps|simulated|wall time|mean step|density|instab|error" "$results/density-run-$density.txt" | head -12
+  done
+fi
+
+if want stability; then
+  # The dam break at graphics settings with continuity density, run to its end: NAME:PARTICLES in
+  # STABILITY_RUNS, NAME one of base (the scene), alpha05 (viscosity_alpha 0.05), c2 (twice the automatic
+  # speed of sound, 47.5 m/s), delta02 (density_diffusion 0.2).
+  for spec in ${STABILITY_RUNS:-base:28224 base:262144 base:1048576 alpha05:1048576 c2:1048576}; do
+    IFS=: read -r v n <<<"$spec"
+    case $v in
+      base) s=scenes/dam_break.toml ;;
+      alpha05) s=/tmp/db_$v.toml; sed 's/^viscosity_alpha = .*/viscosity_alpha = 0.05/' scenes/dam_break.toml > $s ;;
+      c2) s=/tmp/db_$v.toml; sed 's/^speed_of_sound = .*/speed_of_sound = 47.5/' scenes/dam_break.toml > $s ;;
+      delta02) s=/tmp/db_$v.toml
+        sed 's/^xsph_epsilon = .*/xsph_epsilon = 0.0\ncontinuity_density = true\ndensity_diffusion = 0.2/' \
+          scenes/dam_break.toml > $s ;;
+      *) echo "unknown variant $v"; continue ;;
+    esac
+    stamp "stability: $v at $n, continuity density, to the scene's end"
+    timeout 150 $surge run "$s" --backend gpu --particles "$n" --density continuity --every 0 --quiet \
+      --out "/tmp/stability-$v-$n" > "$results/stability-$v-$n.txt" 2>&1
+    echo "run exit $?"
+    grep -E "unstable|particles |steps |simulated|wall time" "$results/stability-$v-$n.txt" | head -6
+  done
+fi
+
 if want launches; then
   # ncu serialises the kernels, so the sum of their times is the step's GPU work; the bench's ms/step beside
   # it is the wall time, and the difference is launch and host overhead.
@@ -293,7 +350,9 @@ if want tests; then
   stamp "gpu_tests ${GTEST_FILTER:-(all)}"
   extra=()
   [ -n "${ALSO_DISABLED:-}" ] && extra+=(--gtest_also_run_disabled_tests)
-  OMP_WAIT_POLICY=passive timeout "${TESTS_TIMEOUT:-240}" build-gpu/tests/gpu_tests \
+  # The tests write their PNGs into OUT: elsewhere, so that the 8 files the device returns are this script's.
+  mkdir -p /tmp/gpu-tests-out
+  OUT=/tmp/gpu-tests-out OMP_WAIT_POLICY=passive timeout "${TESTS_TIMEOUT:-240}" build-gpu/tests/gpu_tests \
     --gtest_filter="${GTEST_FILTER:-*}" "${extra[@]}" > "$results/gpu_tests.txt" 2>&1
   echo "gpu_tests exit $?"
   grep -E "^\[  (PASSED|FAILED) |tests ran|^\[  FAILED|Failure|Expected|Which is|draft|piston|kh =|H/S|not checked|SKIPPED" \

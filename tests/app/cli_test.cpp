@@ -334,6 +334,8 @@ TEST_F(Cli, UnstableRunStopsWithDiagnosisAndKeepsFrames) {
   const Result r = surge({"run", "falling.toml", "--backend", "cpu", "--time", "1", "--out", "frames"});
   EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_TRUE(contains(r.err, "unstable: step "));
+  // The diagnosis names the particle's state, its density among it (tension shows as a low one).
+  EXPECT_TRUE(contains(r.err, "kg/m^3)")) << r.err;
   EXPECT_TRUE(contains(r.err, "frames/tiny.pvd"));
   EXPECT_TRUE(fs::exists(dir_ / "frames" / "tiny_000000.vtp"));
   EXPECT_EQ(r.out.find("summary"), std::string::npos);
@@ -766,6 +768,33 @@ TEST_F(Cli, BenchCellsPerSupportChangesTheCandidatesNotTheNeighbours) {
   const Result bad = surge({"bench", kDamBreak.string(), "--backend", "cpu", "--cells-per-support", "3"});
   EXPECT_NE(bad.exit_code, 0);
   EXPECT_TRUE(contains(bad.err, "--cells-per-support")) << bad.err;
+}
+
+// --density continuity runs a summation scene's WCSPH with the continuity equation: one neighbour pass a step
+// instead of two, and the record says which density it ran with, so two benches compare at equal work. `run`
+// takes the same option. A solver that computes its own density refuses it (exit 2, naming the option).
+TEST_F(Cli, DensityOptionRunsWcsphWithTheContinuityEquation) {
+  const char* kDensities[] = {"summation", "continuity"};
+  for (int k = 0; k < 2; ++k) {
+    const std::string json = std::string(kDensities[k]) + ".json";
+    const Result r = surge({"bench", kDamBreak.string(), "--backend", "cpu", "--particles", "2000", "--steps",
+                            "2", "--warmup", "0", "--density", kDensities[k], "--json", json});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const nlohmann::json run = nlohmann::json::parse(read_text_file(dir_ / json))["runs"][0];
+    EXPECT_EQ(run["parameters"]["continuity_density"], k == 1 ? "on" : "off") << run.dump();
+    EXPECT_EQ(run["neighbors"]["passes_per_step"], k == 1 ? 1.0 : 2.0) << run.dump();
+  }
+  const Result run = surge({"run", kDamBreak.string(), "--backend", "cpu", "--particles", "2000", "--steps", "3",
+                            "--density", "continuity", "--out", "density_run", "--every", "0"});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_TRUE(contains(run.out, "neighbor_passes             1 (1)")) << run.out;
+  const Result dfsph = surge({"bench", kDamBreak.string(), "--backend", "cpu", "--solver", "dfsph", "--steps",
+                              "1", "--density", "continuity"});
+  EXPECT_EQ(dfsph.exit_code, 2);
+  EXPECT_TRUE(contains(dfsph.err, "--density continuity: applies to WCSPH")) << dfsph.err;
+  const Result bad = surge({"run", kDamBreak.string(), "--density", "mass"});
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_TRUE(contains(bad.err, "--density")) << bad.err;
 }
 
 // --solver runs the same scene with DFSPH or PBF; the run summary and the bench row report the iterations

@@ -30,6 +30,8 @@
 #             off and on, at DENSITY_PARTICLES (default 262k and 16.8M); the 1M dam break run to its end with each
 #             density in DENSITY_RUNS (default both)
 #   stability the dam break with continuity density run to its end on the GPU, in the variants STABILITY_RUNS names
+#   gauged    scenes/spheric2dam.toml at 1M over 0.5 s with gauges, beside DualSPHysics' stored gauges; then
+#             `surge validate spheric2 --backend gpu` (the validation scene as written, 6 s)
 #   launches  Nsight Compute's list of the kernels of LAUNCH_STEPS steps of the 262,144-particle dam break
 #             (kernel names and GPU times), against the step's wall time from `surge bench`
 # Everything printed goes to $OUT/log.txt; gauge CSVs and run outputs are bundled in $OUT/results.tgz (the
@@ -311,6 +313,28 @@ if want stability; then
     echo "run exit $?"
     grep -E "unstable|particles |steps |simulated|wall time" "$results/stability-$v-$n.txt" | head -6
   done
+fi
+
+if want gauged; then
+  # scenes/spheric2dam.toml at DualSPHysics' 01M size over its 0.5 s with the box named and a force gauge on it
+  # (as in docs/perf/2026-12-04-accuracy-beside-dualsphysics/device.sh); its gauges.csv goes beside
+  # DualSPHysics' stored ones through scripts/compare-gauges-with-dualsphysics.py.
+  sed -e 's/^\[\[solid\]\]$/[[solid]]\nname = "box"/' scenes/spheric2dam.toml > /tmp/spheric2dam-gauged.toml
+  printf '\n[[gauge]]\nname = "Fbox"\ntype = "force"\nsolid = "box"\n' >> /tmp/spheric2dam-gauged.toml
+  stamp "gauged: spheric2dam 652212 fluid, 0.5 s"
+  timeout 120 $surge run /tmp/spheric2dam-gauged.toml --backend gpu --particles 652212 --time 0.5 \
+    --out /tmp/surge-gauged --every 0 --quiet > "$results/gauged-run.txt" 2>&1
+  echo "exit $?"
+  grep -E "particles  |steps  |wall time|gauges:" "$results/gauged-run.txt"
+  cp /tmp/surge-gauged/gauges.csv "$results/gauged-surge-gauges.csv"
+  python3 scripts/compare-gauges-with-dualsphysics.py /tmp/surge-gauged/gauges.csv \
+    docs/perf/2026-12-04-accuracy-beside-dualsphysics/gauges 2>&1 | tee "$results/gauged-compare.txt"
+  stamp "validate spheric2 --backend gpu (the scene as written, 6 s)"
+  timeout 120 $surge validate spheric2 --backend gpu --out /tmp/validate-spheric2 --quiet \
+    > "$results/validate-spheric2.txt" 2>&1
+  echo "exit $?"
+  tail -25 "$results/validate-spheric2.txt"
+  cp /tmp/validate-spheric2/gauges.csv "$results/validate-spheric2-gauges.csv" 2>/dev/null
 fi
 
 if want launches; then

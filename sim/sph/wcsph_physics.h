@@ -62,7 +62,7 @@ SURGE_HD float compute_density(const Kernel& kernel, const SphParameters& params
 // into the far corner of SPHERIC Test 2 sank into the floor: 1.4 spacings deep at 30k by t = 1.2 s, and
 // through it on the GPU at t = 0.92 s (84k). With the tension the 30k run's densities stay within 1.1 % of
 // rho0 and no particle goes further past the floor's face than 0.2 spacings, as with summation density.
-// (The walls still only push: boundary_pair_coefficient floors both halves of a wall pair's pressure term.)
+// (The walls still only push: add_boundary_acceleration floors p_b at zero.)
 SURGE_HD float tait_pressure(const SphParameters& params, float rho) {
   const float p = params.tait_stiffness * (powf(rho / params.rest_density, params.tait_exponent) - 1.0f);
   return p > 0.0f || params.continuity_density ? p : 0.0f;
@@ -199,24 +199,21 @@ SURGE_HD void add_fluid_acceleration(const Kernel& kernel, const SphParameters& 
 // alone, a wall adds no vertical pressure gradient and fluid along side walls stands on too steep a profile
 // (measured: +15 % pressure in the hydrostatic test). Viscosity: Monaghan's term on the velocity relative to
 // the wall particle, so a moving solid drags the fluid with it.
-// On a free-slip wall (`slip`, on_slip_wall) the viscous term is left out.
-// The symmetric term p_i / rho_i^2 + p_b / rho_i^2 is taken as max(0, p_i / rho_i^2) + max(0, p_i / rho_i^2 -
-// g . r_ib / rho_i): the same, with the per-particle p_i / rho_i^2 and 1 / rho_i in place of two divisions a
-// pair. Both halves are floored at zero because a wall only pushes. Water in tension (continuity density
-// keeps negative pressures, tait_pressure) would otherwise be pulled into the wall by its own tension: on the
-// GPU the dam break at graphics settings with continuity density shot particles at the receding column's
-// back wall, 0.88-0.90 rho0 dense, through it at 15 m/s (262k and 1M particles, t ~ 0.3 s; measured). Real
-// water in tension leaves a wall rather than being drawn into it. Summation density has no negative
-// pressure, so for it the floor changes nothing.
+// On a free-slip wall (`slip`, on_slip_wall) the viscous term is left out: the wall only pushes.
+// The symmetric term p_i / rho_i^2 + p_b / rho_i^2 is taken as p_i / rho_i^2 + max(0, p_i / rho_i^2 - g .
+// r_ib / rho_i): the same, with the per-particle p_i / rho_i^2 and 1 / rho_i in place of two divisions a
+// pair. The particle's own p_i is not floored: water in gauge tension stays on a wall (the atmosphere presses
+// it there). Flooring it too was tried (docs/perf/2026-12-04-continuity-graphics.md): the dam break with
+// continuity density still went unstable, in its spray instead of at a wall, and the 4-wide piston flume's
+// free-slip wave then decayed faster than the no-slip one (0.59 against 0.45 /m).
 SURGE_HD float boundary_pair_coefficient(const SphParameters& params, const ViscosityConstants& viscosity,
                                          float p_over_rho2_i, float inverse_rho_i, float v_dot_r, Vec3f r_ib,
                                          float r2, float volume_b, bool slip) {
   const float psi_b = params.rest_density * volume_b;  // Akinci et al. 2012, Psi_b(rho0)
-  const float p_i_over_rho2_i = fmaxf(0.0f, p_over_rho2_i);
   const float p_b_over_rho2_i = fmaxf(0.0f, p_over_rho2_i - inverse_rho_i * dot(params.gravity, r_ib));
   const float approach = slip ? 0.0f : fminf(v_dot_r, 0.0f);  // v_ib . r_ib of an approaching pair, else 0
   const float viscous = fast_divide(-viscosity.alpha_h_c0 * approach * inverse_rho_i, r2 + viscosity.eta2);
-  return psi_b * (p_i_over_rho2_i + p_b_over_rho2_i + viscous);
+  return psi_b * (p_over_rho2_i + p_b_over_rho2_i + viscous);
 }
 
 // Whether wall particle x_b belongs to a free-slip wall: it lies beyond a domain face that [domain]

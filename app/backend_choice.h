@@ -40,10 +40,10 @@ inline void apply_solver_override(Scene& scene, const std::string& solver) {
   check_gauges_for_solver(scene);  // a pressure gauge cannot follow the scene to PBF
 }
 
-// --density replaces a WCSPH scene's density: "summation" (Akinci et al. 2012) or "continuity" (the continuity
-// equation with delta-SPH diffusion: the scene's density_diffusion, else its default 0.1). Continuity density
-// needs one neighbour pass a step where summation needs two. DFSPH and PBF solve for their density: for them
-// the option is an error, not something to ignore.
+// --density replaces a WCSPH scene's density: "summation" (Akinci et al. 2012) or "continuity" (the
+// continuity equation with delta-SPH diffusion: the scene's density_diffusion, else its default 0.1).
+// Continuity density needs one neighbour pass a step where summation needs two. DFSPH and PBF solve for their
+// density: for them the option is an error, not something to ignore.
 inline const std::vector<std::string> kDensityNames = {"summation", "continuity"};
 inline void apply_density_override(Scene& scene, const std::string& density) {
   if (density.empty()) return;

@@ -156,9 +156,10 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
                    "searched) or 2 (cells of half a support, the search trimmed to the support)")
       ->check(CLI::Range(1, 2));
   bench
-      ->add_option("--density", options.density,
-                   "WCSPH: replace the scene's density, summation (two neighbour passes a step) or continuity "
-                   "(the continuity equation with delta-SPH, one pass); other solvers' runs keep theirs")
+      ->add_option(
+          "--density", options.density,
+          "WCSPH: replace the scene's density, summation (two neighbour passes a step) or continuity "
+          "(the continuity equation with delta-SPH, one pass); other solvers' runs keep theirs")
       ->check(CLI::IsMember(kDensityNames));
   bench->add_flag("--render", options.render,
                   "Also time frames: one step plus drawing every particle as a sphere offscreen (EGL), as "

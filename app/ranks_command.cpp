@@ -264,7 +264,8 @@ int run_scene_on_ranks(const RunOptions& options) {
   const bool root = world->rank() == 0;
   // Every rank reads the checkpoint (the ranks share the output directory's file system, as the frames'
   // pieces do) and takes its part of the particles; a bad file stops every rank with the same error.
-  const Checkpoint identity = checkpoint_identity(scene, options.particles, options.density, "cpu", world->name());
+  const Checkpoint identity =
+      checkpoint_identity(scene, options.particles, options.density, "cpu", world->name());
   std::optional<Checkpoint> resumed;
   bool new_series = false;  // resumed from one process's checkpoint
   if (resuming) {

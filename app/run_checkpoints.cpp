@@ -11,8 +11,9 @@
 
 namespace surge::app {
 
-Checkpoint checkpoint_identity(const Scene& scene, long particles_override, const std::string& density_override,
-                               const std::string& backend_kind, const std::string& backend_description) {
+Checkpoint checkpoint_identity(const Scene& scene, long particles_override,
+                               const std::string& density_override, const std::string& backend_kind,
+                               const std::string& backend_description) {
   std::ifstream in(scene.path, std::ios::binary);
   if (!in) throw InputError("cannot read '" + scene.path.string() + "' again: " + std::strerror(errno));
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

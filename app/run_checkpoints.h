@@ -26,8 +26,9 @@ struct CheckpointPlan {
 // What a checkpoint of this run is for: the setup's hash over the scene file and the options that change
 // the setup, the scene's name, the solver and the backend's kind ("cpu", "gpu"). Throws InputError when
 // the scene file cannot be read again.
-Checkpoint checkpoint_identity(const Scene& scene, long particles_override, const std::string& density_override,
-                               const std::string& backend_kind, const std::string& backend_description);
+Checkpoint checkpoint_identity(const Scene& scene, long particles_override,
+                               const std::string& density_override, const std::string& backend_kind,
+                               const std::string& backend_description);
 
 // Reads `path` and checks that it is a checkpoint of the run `identity` describes: InputError naming the
 // file and what differs (and CheckpointError's reasons for a damaged or foreign file, as InputError).

@@ -217,9 +217,8 @@ int run_scene(const RunOptions& options) {
         "--resume with --render or --video: a resumed run does not continue rendered frames yet; "
         "render the resumed run's exported frames, or render a run from its start");
   }
-  const Checkpoint identity =
-      checkpoint_identity(scene, options.particles, options.density, mode_name(backend.mode),
-                          backend.description);
+  const Checkpoint identity = checkpoint_identity(scene, options.particles, options.density,
+                                                  mode_name(backend.mode), backend.description);
   std::optional<Checkpoint> resumed;
   if (resuming) {
     resumed = read_checkpoint_for(options.resume_path, identity);

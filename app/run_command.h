@@ -18,10 +18,10 @@ namespace surge::app {
 struct RunOptions {
   std::filesystem::path scene_path;
   std::string backend = "auto";
-  std::string solver;  // empty: the scene's; else replaces it (wcsph, dfsph, pbf)
+  std::string solver;   // empty: the scene's; else replaces it (wcsph, dfsph, pbf)
   std::string density;  // empty: the scene's; else WCSPH's "summation" or "continuity"
-  std::string mode;    // empty: --backend decides; else cpu, hybrid, hybrid-overlap or gpu
-  float skin = 0.25f;  // hybrid-overlap: skin as a fraction of the kernel support
+  std::string mode;     // empty: --backend decides; else cpu, hybrid, hybrid-overlap or gpu
+  float skin = 0.25f;   // hybrid-overlap: skin as a fraction of the kernel support
   long steps = 0;
   double time_s = 0.0;
   long particles = 0;

@@ -170,6 +170,7 @@ TEST_F(CheckpointCli, ACheckpointOfAnotherSetupSolverOrADamagedOneIsRefused) {
   };
   refused({"--particles", "500"}, "the checkpoint was made from another setup (scene 'tank')");
   refused({"--solver", "dfsph"}, "the checkpoint is of solver wcsph, this run's is dfsph");
+  refused({"--density", "continuity"}, "the scene file, --particles or --density differs");
   // A changed scene file: another spacing.
   std::string text = kScene;
   text.replace(text.find("spacing = 0.01"), 14, "spacing = 0.012");

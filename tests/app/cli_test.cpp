@@ -784,8 +784,8 @@ TEST_F(Cli, DensityOptionRunsWcsphWithTheContinuityEquation) {
     EXPECT_EQ(run["parameters"]["continuity_density"], k == 1 ? "on" : "off") << run.dump();
     EXPECT_EQ(run["neighbors"]["passes_per_step"], k == 1 ? 1.0 : 2.0) << run.dump();
   }
-  const Result run = surge({"run", kDamBreak.string(), "--backend", "cpu", "--particles", "2000", "--steps", "3",
-                            "--density", "continuity", "--out", "density_run", "--every", "0"});
+  const Result run = surge({"run", kDamBreak.string(), "--backend", "cpu", "--particles", "2000", "--steps",
+                            "3", "--density", "continuity", "--out", "density_run", "--every", "0"});
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_TRUE(contains(run.out, "neighbor_passes             1 (1)")) << run.out;
   const Result dfsph = surge({"bench", kDamBreak.string(), "--backend", "cpu", "--solver", "dfsph", "--steps",

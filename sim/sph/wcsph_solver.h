@@ -259,6 +259,18 @@ class WcsphSolver : public FluidSolver<Exec> {
   // Passes over the fluid that visit the neighbours: density and forces (the split force pass visits the
   // same pairs in two kernels), or with continuity density the one rates pass.
   std::vector<NamedValue> named_figures() const { return {{"neighbor_passes", continuity_ ? 1.0 : 2.0}}; }
+  // Figures worth a reduction only when asked (Solver::diagnostics: a run's end, a bench's timed steps done):
+  // the average density excess, max(rho_i - rho0, 0) / rho0 over the fluid, the measure DFSPH's and PBF's
+  // density_error_percent stop at, so that WCSPH and they compare at equal density error. Not on ranks, where
+  // the halo's copies would count twice. (Public: it holds a device lambda.)
+  std::vector<NamedValue> diagnostics() {
+    if (this->on_ranks() || fluid_.n == 0) return {};
+    const float* rho = fluid_.density.data();
+    const float rho0 = fluid_.params.rest_density;
+    const double excess =
+        fluid_.exec.sum(fluid_.n, [=] SURGE_LAMBDA(std::uint32_t i) { return fmaxf(rho[i] - rho0, 0.0f); });
+    return {{"density_excess_percent", 100.0 * excess / (double(fluid_.n) * double(rho0))}};
+  }
   // The memory floor of a step (Simulation::stage_floor_bytes): the bytes each stage moves if every array
   // it reads or writes is touched once and the neighbours' reads hit the cache. Per fluid particle:
   //   index        read x, write key and slot (24); per 8-bit pass of the radix sort read and write key and

@@ -166,9 +166,11 @@ struct FluidState {
   void find_instability() {
     std::vector<Vec4f> x, v;
     std::vector<std::uint32_t> ids;
+    std::vector<float> rho;
     exec.download(x, position, n, "instability diagnosis");
     exec.download(v, velocity, n, "instability diagnosis");
     exec.download(ids, id, n, "instability diagnosis");
+    exec.download(rho, density, n, "instability diagnosis");
     std::size_t worst = x.size();
     int code = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -184,6 +186,7 @@ struct FluidState {
     status.bad_particle = ids[worst];
     status.bad_position = xyz(x[worst]);
     status.bad_velocity = xyz(v[worst]);
+    status.bad_density = rho[worst];
   }
 
   // Ends a step of length dt: clock, the next step's speed, instability.

@@ -339,6 +339,13 @@ TEST_F(Cli, UnstableRunStopsWithDiagnosisAndKeepsFrames) {
   EXPECT_TRUE(contains(r.err, "frames/tiny.pvd"));
   EXPECT_TRUE(fs::exists(dir_ / "frames" / "tiny_000000.vtp"));
   EXPECT_EQ(r.out.find("summary"), std::string::npos);
+  // DFSPH and PBF find their bad particle through the shared fluid state: the same report.
+  for (const char* solver : {"dfsph", "pbf"}) {
+    const Result other = surge({"run", "falling.toml", "--backend", "cpu", "--solver", solver, "--time", "1",
+                                "--every", "0", "--quiet"});
+    EXPECT_EQ(other.exit_code, 3) << solver << ": " << other.out << other.err;
+    EXPECT_TRUE(contains(other.err, "kg/m^3)")) << solver << ": " << other.err;
+  }
 }
 
 // ---- surge bench

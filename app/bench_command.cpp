@@ -114,7 +114,8 @@ SimulationOptions simulation_options(const BenchOptions& options, long count) {
       .reorder = !options.no_reorder,
       .force_pass = options.force_pass == "split" ? ForcePass::split : ForcePass::single,
       .skin_ratio = options.skin,
-      .cuda_graphs = options.cuda_graphs == "on"};
+      .cuda_graphs = options.cuda_graphs == "on",
+      .neighbor_lists = options.neighbor_lists == "on"};
 }
 
 }  // namespace
@@ -185,6 +186,12 @@ CLI::App* add_bench_command(CLI::App& parent, BenchOptions& options) {
       ->add_option("--cuda-graphs", options.cuda_graphs,
                    "gpu mode, WCSPH: on captures each step once as a CUDA graph and replays it with one "
                    "launch (the stage times then show the whole step as 'other')")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  bench
+      ->add_option("--neighbor-lists", options.neighbor_lists,
+                   "gpu mode, DFSPH and PBF: on builds each particle's neighbour list once a step and every "
+                   "pass reads it; off walks the cells in every pass")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   bench

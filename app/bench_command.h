@@ -35,6 +35,7 @@ struct BenchOptions {
   bool no_reorder = false;            // gpu mode: keep particles in creation order (lesson 3)
   std::string force_pass = "single";  // gpu mode: "single" (branchy) or "split" force pass (lesson 4)
   std::string cuda_graphs = "off";    // gpu mode: "on" replays each WCSPH step as a captured CUDA graph
+  std::string neighbor_lists = "on";  // gpu mode: "off" has DFSPH and PBF walk the cells in every pass
   float skin = 0.25f;                 // hybrid-overlap: skin as a fraction of the kernel support
   std::filesystem::path plot_path;    // empty: no plot; else an SVG of stage bars and speedup vs N
   std::string command_line;           // recorded in the JSON, so a result can be reproduced

@@ -34,6 +34,7 @@
 #include "sim/core/tally.h"
 #include "sim/geometry/fluid_surface_gpu.h"
 #include "sim/index/cell_index_gpu.h"
+#include "sim/index/neighbor_lists_gpu.h"
 #include "sim/index/neighbor_loop.h"
 
 namespace surge {
@@ -116,9 +117,16 @@ class CudaExecutor {
   // `reorder` false keeps the particles in creation order: the memory-order lesson
   // (docs/lessons/3-memory-order.md) reads neighbours through the cell index's sorted order instead.
   // `step_graphs`: steps run as CUDA graphs where the solver allows (graphed_step).
+  // `neighbor_lists`: the iterative solvers' passes read per-step lists (build_neighbor_lists) rather than
+  // walk the cells.
   CudaExecutor(TransferLedger& ledger, const GpuInfo& gpu, IndexBuild index_build = IndexBuild::radix_sort,
-               bool reorder = true, bool step_graphs = false)
-      : ledger_(ledger), gpu_(gpu), index_build_(index_build), reorder_(reorder), step_graphs_(step_graphs) {
+               bool reorder = true, bool step_graphs = false, bool neighbor_lists = true)
+      : ledger_(ledger),
+        gpu_(gpu),
+        index_build_(index_build),
+        reorder_(reorder),
+        step_graphs_(step_graphs),
+        neighbor_lists_(neighbor_lists) {
     host_result_.resize(1);
     read_back_.resize(kReadBackBytes);
     result_.resize(1);
@@ -267,14 +275,27 @@ class CudaExecutor {
   }
   const std::uint32_t* boundary_cell_start() const { return boundary_index_.d_cell_start(); }
   const std::uint32_t* boundary_sorted_order() const { return boundary_index_.d_sorted_order(); }
-  // Neighbours come from the cells on the GPU: a list would cost more memory traffic than the candidate tests
-  // it saves (docs/perf/).
-  void build_neighbor_lists(const GridGeometry&, const CellIndexView&, const CellIndexView&, std::uint32_t,
-                            float) {}
-  const std::uint32_t* fluid_list_start() const { return nullptr; }
-  const std::uint32_t* fluid_list() const { return nullptr; }
-  const std::uint32_t* boundary_list_start() const { return nullptr; }
-  const std::uint32_t* boundary_list() const { return nullptr; }
+  // Per-step neighbour lists of every fluid particle, fluid and wall (neighbor_lists_gpu.h), for the
+  // iterative solvers, which visit each neighbourhood ten or more times a step: the other passes then read
+  // ~30 listed neighbours where the cells hold ~200 candidates (docs/perf/2026-12-04-gpu-neighbour-lists.md).
+  // Made without them (`neighbor_lists` false, `surge bench --neighbor-lists off`), the passes walk the
+  // cells.
+  void build_neighbor_lists(const GridGeometry& grid, const CellIndexView& fluid,
+                            const CellIndexView& boundary, std::uint32_t n, float support) {
+    lists_built_ = neighbor_lists_;
+    if (!neighbor_lists_) return;
+    const float support2 = support * support;
+    fluid_lists_.build(grid, fluid, fluid.positions, n, support2, stream_, ledger_);
+    boundary_lists_.build(grid, boundary, fluid.positions, n, support2, stream_, ledger_);
+  }
+  const std::uint32_t* fluid_list_start() const { return lists_built_ ? fluid_lists_.d_start() : nullptr; }
+  const std::uint32_t* fluid_list() const { return lists_built_ ? fluid_lists_.d_list() : nullptr; }
+  const std::uint32_t* boundary_list_start() const {
+    return lists_built_ ? boundary_lists_.d_start() : nullptr;
+  }
+  const std::uint32_t* boundary_list() const { return lists_built_ ? boundary_lists_.d_list() : nullptr; }
+  // The pairs' gradients are computed again where they are read: reading a cached 16-byte gradient a pair
+  // would move more bytes than the kernel's few flops cost.
   template <typename Kernel>
   void cache_pair_gradients(const Kernel&, const Vec4f*, std::uint32_t) {}
   const Vec4f* fluid_list_gradient() const { return nullptr; }
@@ -334,12 +355,17 @@ class CudaExecutor {
     }
   }
   // Steps captured, replayed, and run without a graph, when the executor makes graphs.
+  // The entries of the last step's neighbour lists, fluid and wall, where the solver had them built.
   std::vector<NamedValue> figures() const {
-    if (!step_graphs_) return {};
+    std::vector<NamedValue> all;
+    if (lists_built_)
+      all.push_back({"neighbor_list_entries", double(fluid_lists_.entries() + boundary_lists_.entries())});
+    if (!step_graphs_) return all;
     const CudaStepGraphs::Counts counts = graphs_.counts();
-    return {{"cuda_graph_captures", double(counts.captures)},
-            {"cuda_graph_replays", double(counts.replays)},
-            {"steps_without_graph", double(counts.uncaptured)}};
+    all.push_back({"cuda_graph_captures", double(counts.captures)});
+    all.push_back({"cuda_graph_replays", double(counts.replays)});
+    all.push_back({"steps_without_graph", double(counts.uncaptured)});
+    return all;
   }
 
   // Stage timers: events recorded on the stream, read when the times are asked for. While a step is
@@ -459,6 +485,9 @@ class CudaExecutor {
   bool step_graphs_;
   CudaStepGraphs graphs_;
   std::vector<std::function<void()>>* recording_ = nullptr;  // the host effects of a step being captured
+  bool neighbor_lists_;
+  bool lists_built_ = false;
+  GpuNeighborLists fluid_lists_, boundary_lists_;
   GpuCellIndex index_;
   GpuCellIndex boundary_index_;
   std::uint32_t sorted_count_ = 0;

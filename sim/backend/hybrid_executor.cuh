@@ -51,7 +51,9 @@ inline std::string describe_gpu(const GpuInfo& gpu) {
 
 class HybridExecutor : public CudaExecutor {
  public:
-  HybridExecutor(TransferLedger& ledger, const GpuInfo& gpu) : CudaExecutor(ledger, gpu) {}
+  // The GPU walks the cells the CPU built, as the lessons show it: no neighbour lists of its own.
+  HybridExecutor(TransferLedger& ledger, const GpuInfo& gpu)
+      : CudaExecutor(ledger, gpu, IndexBuild::radix_sort, true, false, false) {}
 
   std::string name() const {
     return "hybrid (CPU index, " + hybrid_executor_detail::describe_gpu(gpu_) + ")";
@@ -131,7 +133,9 @@ class HybridOverlapExecutor : public CudaExecutor {
   static constexpr bool kCheckpoints = false;
 
   HybridOverlapExecutor(TransferLedger& ledger, const GpuInfo& gpu, const HybridOptions& options, float skin)
-      : CudaExecutor(ledger, gpu), options_(options), skin_(skin) {
+      : CudaExecutor(ledger, gpu, IndexBuild::radix_sort, true, false, false),
+        options_(options),
+        skin_(skin) {
     SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&snapshot_ready_, cudaEventDisableTiming));
     SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&positions_downloaded_, cudaEventDisableTiming));
     SURGE_CUDA_CHECK(cudaEventCreateWithFlags(&upload_done_, cudaEventDisableTiming));

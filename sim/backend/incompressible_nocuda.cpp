@@ -5,11 +5,13 @@
 
 namespace surge {
 
-std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup&, const DfsphParameters&, IndexBuild) {
+std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup&, const DfsphParameters&, IndexBuild,
+                                                       bool) {
   throw std::runtime_error("built without CUDA");
 }
 
-std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup&, const PbfParameters&, IndexBuild) {
+std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup&, const PbfParameters&, IndexBuild,
+                                                     bool) {
   throw std::runtime_error("built without CUDA");
 }
 

@@ -16,10 +16,14 @@ namespace surge {
 std::unique_ptr<Simulation> make_cpu_dfsph_simulation(const SphSetup& setup, const DfsphParameters& dfsph);
 std::unique_ptr<Simulation> make_cpu_pbf_simulation(const SphSetup& setup, const PbfParameters& pbf);
 // Throw std::runtime_error without CUDA or a GPU, CapacityError when the particles do not fit.
+// `neighbor_lists`: the solver's passes read per-step neighbour lists (CudaExecutor::build_neighbor_lists);
+// false walks the cells in every pass, as before the lists (for comparing the two).
 std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup& setup, const DfsphParameters& dfsph,
-                                                       IndexBuild index_build = IndexBuild::radix_sort);
+                                                       IndexBuild index_build = IndexBuild::radix_sort,
+                                                       bool neighbor_lists = true);
 std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup& setup, const PbfParameters& pbf,
-                                                     IndexBuild index_build = IndexBuild::radix_sort);
+                                                     IndexBuild index_build = IndexBuild::radix_sort,
+                                                     bool neighbor_lists = true);
 // The hybrid modes (hybrid_options.h): the cell index built on the CPU; the same exceptions. The ledger and
 // step_figures() carry the copies and builds under the names of WCSPH's hybrid backend (hybrid_simulation.h).
 std::unique_ptr<Simulation> make_hybrid_dfsph_simulation(const SphSetup& setup, const DfsphParameters& dfsph,

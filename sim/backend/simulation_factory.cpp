@@ -108,7 +108,8 @@ std::unique_ptr<Simulation> dfsph(ExecutionMode mode, const Scene& scene, const 
     case ExecutionMode::cpu:
       return with_walls(make_cpu_dfsph_simulation(setup, scene.dfsph), setup);
     case ExecutionMode::gpu:
-      return with_walls(make_cuda_dfsph_simulation(setup, scene.dfsph, options.index_build), setup);
+      return with_walls(
+          make_cuda_dfsph_simulation(setup, scene.dfsph, options.index_build, options.neighbor_lists), setup);
     case ExecutionMode::hybrid:
     case ExecutionMode::hybrid_overlap:
       return with_walls(make_hybrid_dfsph_simulation(setup, scene.dfsph, hybrid_options(mode, options)),
@@ -124,7 +125,8 @@ std::unique_ptr<Simulation> pbf(ExecutionMode mode, const Scene& scene, const Si
     case ExecutionMode::cpu:
       return with_walls(make_cpu_pbf_simulation(setup, scene.pbf), setup);
     case ExecutionMode::gpu:
-      return with_walls(make_cuda_pbf_simulation(setup, scene.pbf, options.index_build), setup);
+      return with_walls(
+          make_cuda_pbf_simulation(setup, scene.pbf, options.index_build, options.neighbor_lists), setup);
     case ExecutionMode::hybrid:
     case ExecutionMode::hybrid_overlap:
       return with_walls(make_hybrid_pbf_simulation(setup, scene.pbf, hybrid_options(mode, options)), setup);

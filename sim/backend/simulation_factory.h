@@ -25,7 +25,8 @@ struct SimulationOptions {
   bool reorder = true;
   ForcePass force_pass = ForcePass::single;
   float skin_ratio = 0.25f;
-  bool cuda_graphs = false;  // gpu mode: steps as CUDA graphs (GpuStepOptions::cuda_graphs)
+  bool cuda_graphs = false;    // gpu mode: steps as CUDA graphs (GpuStepOptions::cuda_graphs)
+  bool neighbor_lists = true;  // gpu mode: DFSPH and PBF read per-step neighbour lists (false: cell walks)
 };
 
 // Throws SceneError for a scene that yields no particles, CapacityError when they do not fit on the GPU,

@@ -47,7 +47,8 @@ DeviceDemand sph_demand(const SphSetup& setup, std::size_t extra_bytes_per_parti
   // The emitter's particles are allocated up front.
   return {.count = setup.capacity(),
           .items = "fluid particles",
-          .per_item = device_bytes_per_fluid_particle() + extra_bytes_per_particle,
+          .per_item = device_bytes_per_fluid_particle() + extra_bytes_per_particle +
+                      (setup.params.xsph_epsilon != 0.0f ? sizeof(Vec3f) : 0),
           .fixed = setup.boundary.size() * device_bytes_per_boundary_particle() +
                    cells * sizeof(std::uint32_t) * 2 + (std::size_t(64) << 20)};
 }

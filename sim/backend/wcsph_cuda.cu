@@ -14,9 +14,10 @@ namespace surge {
 
 std::size_t device_bytes_per_fluid_particle() {
   // FluidState: position, velocity and their reorder scratch (3 x 16), id and its scratch (8), density and
-  // pressure (8); the solver's acceleration + XSPH (24); the cell index's keys, sorted keys, identity and
-  // order (16) and CUB's sort scratch (8). The split force pass adds its flag and list (8).
-  return 3 * sizeof(Vec4f) + 2 * sizeof(std::uint32_t) + 2 * sizeof(float) + sizeof(ParticleAcceleration) +
+  // pressure (8); the solver's acceleration (12; XSPH's 12 more only where it is on, sph_demand); the cell
+  // index's keys, sorted keys, identity and order (16) and CUB's sort scratch (8). The split force pass adds
+  // its flag and list (8).
+  return 3 * sizeof(Vec4f) + 2 * sizeof(std::uint32_t) + 2 * sizeof(float) + sizeof(Vec3f) +
          4 * sizeof(std::uint32_t) + 2 * sizeof(std::uint32_t);
 }
 std::size_t device_bytes_per_boundary_particle() {

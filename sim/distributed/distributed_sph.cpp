@@ -79,7 +79,7 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
   if constexpr (kWcsph) {
     // No previous step yet (w = 0), as the solver starts: the first step is an Euler step.
     if (solver_->continuity_density()) verlet_before_by_id_.assign(is_owned_.size(), Vec4f{});
-    solver_->set_maxima_hook([this](unsigned long long* maxima, const ParticleAcceleration* acceleration) {
+    solver_->set_maxima_hook([this](unsigned long long* maxima, const Vec3f* acceleration) {
       reduce_maxima(maxima, acceleration);
     });
     RankHooks hooks;  // WCSPH does not iterate: only the owned fluid's sums
@@ -265,8 +265,7 @@ ExchangeCount DistributedSph<Solver>::migrate() {
 // of the rank whose maximum won; the others keep the value with index 0, so a time-step collapse reports
 // some particle of theirs rather than read past their arrays.
 template <typename Solver>
-void DistributedSph<Solver>::reduce_maxima(unsigned long long* maxima,
-                                           const ParticleAcceleration* acceleration) {
+void DistributedSph<Solver>::reduce_maxima(unsigned long long* maxima, const Vec3f* acceleration) {
   const Clock::time_point start = Clock::now();
   const FluidState<CpuExecutor>& fluid = solver_->fluid();
   unsigned long long mine[2] = {0, 0};

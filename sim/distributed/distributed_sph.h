@@ -117,7 +117,7 @@ class DistributedSph final : public DistributedFluid {
   void load_solver();
   void keep_owned();
   ExchangeCount migrate();
-  void reduce_maxima(unsigned long long* maxima, const ParticleAcceleration* acceleration);
+  void reduce_maxima(unsigned long long* maxima, const Vec3f* acceleration);
   void refresh_halo(void* values, std::size_t value_bytes);
   void find_halo_slots();
   double owned_average(const float* values);

@@ -81,6 +81,22 @@ struct ParticleAcceleration {
   Vec3f xsph{};          // XSPH velocity correction [m/s], already scaled by epsilon
 };
 
+// Where the force pass leaves each particle's ParticleAcceleration for the integration: the acceleration, and
+// the XSPH correction only while XSPH is on. Without it (xsph null) the correction is zero and its 12 bytes a
+// particle are not kept: at a billion particles they are 11 GiB
+// (docs/perf/2026-12-04-gpu-neighbour-lists.md).
+struct AccelerationArrays {
+  Vec3f* acceleration = nullptr;
+  Vec3f* xsph = nullptr;  // null: XSPH off (xsph_epsilon 0 since the solver was made)
+  SURGE_HD void store(std::uint32_t i, const ParticleAcceleration& a) const {
+    acceleration[i] = a.acceleration;
+    if (xsph != nullptr) xsph[i] = a.xsph;
+  }
+  SURGE_HD ParticleAcceleration load(std::uint32_t i) const {
+    return {acceleration[i], xsph != nullptr ? xsph[i] : Vec3f{}};
+  }
+};
+
 // Constants of the artificial viscosity term shared by the fluid and the wall parts of the force pass.
 struct ViscosityConstants {
   float eta2;        // keeps the viscous term finite as r -> 0 (Monaghan 1992): 0.01 h^2 [m^2]

@@ -92,9 +92,9 @@ SURGE_HD bool near_wall_cells(const GridGeometry& grid, const CellIndexView& bou
 }
 
 // The step's two maxima keys for particle i (the speed at the start of the step, as the time step needs).
-SURGE_HD MaxKeys<2> step_maxima(const ParticleAcceleration& a, const Vec4f& v, std::uint32_t i) {
+SURGE_HD MaxKeys<2> step_maxima(const Vec3f& a, const Vec4f& v, std::uint32_t i) {
   MaxKeys<2> keys;
-  keys.key[0] = max_key(length_squared(a.acceleration), i);
+  keys.key[0] = max_key(length_squared(a), i);
   keys.key[1] = max_key(length_squared(xyz(v)));
   return keys;
 }
@@ -167,6 +167,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     fluid_.neighbor_lists = false;  // one or two visits a neighbourhood a step: the cells serve them
     const std::uint32_t capacity = fluid_.capacity;
     exec.allocate(acceleration_, capacity);
+    allocate_xsph();
     if (continuity_) {
       // The density is state now: the setup's (hydrostatic, or a frame's), moved with the particles.
       exec.upload(fluid_.density, setup.fluid.density, capacity, "initial fluid density");
@@ -228,8 +229,8 @@ class WcsphSolver : public FluidSolver<Exec> {
           (const void*)fluid_.pressure.data(), (const void*)fluid_.float_scratch.data(),
           (const void*)fluid_.boundary.data(), (const void*)fluid_.boundary_cell_start.data(),
           (const void*)fluid_.emitter_layer.data(), (const void*)acceleration_.data(),
-          (const void*)density_rate_.data(), (const void*)verlet_before_.data(), (const void*)state_.data(),
-          (const void*)near_wall_.data(), (const void*)near_wall_list_.data(),
+          (const void*)xsph_.data(), (const void*)density_rate_.data(), (const void*)verlet_before_.data(),
+          (const void*)state_.data(), (const void*)near_wall_.data(), (const void*)near_wall_list_.data(),
           (const void*)near_wall_count_.data()})
       key.add(address);
     key.add(fluid_.n).add(fluid_.pending).add(fluid_.capacity).add(fluid_.params).add(fluid_.grid);
@@ -254,7 +255,9 @@ class WcsphSolver : public FluidSolver<Exec> {
   std::vector<NamedValue> parameters() const { return describe_parameters(fluid_.params, SolverKind::wcsph); }
   std::vector<LiveParameter> live_parameters() const { return surge::live_parameters(fluid_.params); }
   bool set_parameter(std::string_view name, const ParameterValue& value) {
-    return set_live_parameter(fluid_.params, name, value);
+    const bool set = set_live_parameter(fluid_.params, name, value);
+    allocate_xsph();  // XSPH turned on while running
+    return set;
   }
   // Passes over the fluid that visit the neighbours: density and forces (the split force pass visits the
   // same pairs in two kernels), or with continuity density the one rates pass.
@@ -306,8 +309,7 @@ class WcsphSolver : public FluidSolver<Exec> {
   // those of its own particles over every rank and all ranks take the same step. Unset, as in one process,
   // the step is what it always was; a device executor never runs it (a device transport would reduce the
   // maxima where they are).
-  using MaximaHook =
-      std::function<void(unsigned long long* maxima, const ParticleAcceleration* acceleration)>;
+  using MaximaHook = std::function<void(unsigned long long* maxima, const Vec3f* acceleration)>;
   void set_maxima_hook(MaximaHook hook) { maxima_hook_ = std::move(hook); }
   // The step's bookkeeping where the host can write it (a host executor only): a driver that hands the
   // solver a new set of particles between steps sets the active count with them.
@@ -480,16 +482,16 @@ class WcsphSolver : public FluidSolver<Exec> {
     const GridGeometry grid = fluid_.grid;
     const FluidFields fields = fluid_fields();
     const CellIndexView boundary = fluid_.boundary_view();
-    ParticleAcceleration* acceleration = acceleration_.data();
+    const AccelerationArrays acceleration = acceleration_arrays();
     float* density_rate = density_rate_.data();
     const WcsphStepState* state = state_.data();
     fluid_.exec.template for_each_with_max<2>(
         state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
           if (i >= state->active_count) return MaxKeys<2>{};
           const ParticleRates rates = surge::compute_rates(kernel, p, grid, fields, boundary, i);
-          acceleration[i] = rates.acceleration;
+          acceleration.store(i, rates.acceleration);
           density_rate[i] = rates.density_rate;
-          return step_maxima(rates.acceleration, fields.velocity[i], i);
+          return step_maxima(rates.acceleration.acceleration, fields.velocity[i], i);
         });
   }
 
@@ -500,14 +502,14 @@ class WcsphSolver : public FluidSolver<Exec> {
     const GridGeometry grid = fluid_.grid;
     const FluidFields fields = fluid_fields();
     const CellIndexView boundary = fluid_.boundary_view();
-    ParticleAcceleration* acceleration = acceleration_.data();
+    const AccelerationArrays acceleration = acceleration_arrays();
     const WcsphStepState* state = state_.data();
     fluid_.exec.template for_each_with_max<2>(
         state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
           if (i >= state->active_count) return MaxKeys<2>{};
           const ParticleAcceleration a = compute_acceleration(kernel, p, grid, fields, boundary, i);
-          acceleration[i] = a;
-          return step_maxima(a, fields.velocity[i], i);
+          acceleration.store(i, a);
+          return step_maxima(a.acceleration, fields.velocity[i], i);
         });
   }
 
@@ -521,7 +523,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     const GridGeometry grid = fluid_.grid;
     const FluidFields fields = fluid_fields();
     const CellIndexView boundary = fluid_.boundary_view();
-    ParticleAcceleration* acceleration = acceleration_.data();
+    const AccelerationArrays acceleration = acceleration_arrays();
     const WcsphStepState* state = state_.data();
     std::uint32_t* near_wall = near_wall_.data();
     const bool continuity = continuity_;
@@ -537,7 +539,7 @@ class WcsphSolver : public FluidSolver<Exec> {
       } else {
         add_fluid_acceleration(kernel, p, grid, fields, i, a);
       }
-      acceleration[i] = a;
+      acceleration.store(i, a);
       near_wall[i] = near_wall_cells(grid, boundary, xyz(fields.index.positions[i])) ? 1u : 0u;
     });
     std::uint32_t* listed = near_wall_list_.data();
@@ -547,20 +549,20 @@ class WcsphSolver : public FluidSolver<Exec> {
     exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t k) {
       if (k >= *count) return;
       const std::uint32_t i = listed[k];
-      ParticleAcceleration a = acceleration[i];
+      ParticleAcceleration a = acceleration.load(i);
       if (continuity) {
         density_rate[i] += add_boundary_rates(kernel, p, grid, fields, boundary, i, a);
       } else {
         add_boundary_acceleration(kernel, p, grid, fields, boundary, i, a);
       }
-      acceleration[i] = a;
+      acceleration.store(i, a);
     });
     exec.template for_each_with_max<2>(state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       if (i >= state->active_count) return MaxKeys<2>{};
-      ParticleAcceleration a = acceleration[i];
+      ParticleAcceleration a = acceleration.load(i);
       finish_acceleration(p, a);
-      acceleration[i] = a;
-      return step_maxima(a, fields.velocity[i], i);
+      acceleration.store(i, a);
+      return step_maxima(a.acceleration, fields.velocity[i], i);
     });
   }
 
@@ -569,7 +571,7 @@ class WcsphSolver : public FluidSolver<Exec> {
   void choose_time_step() {
     const SphParameters p = fluid_.params;
     WcsphStepState* state = state_.data();
-    const ParticleAcceleration* acceleration = acceleration_.data();
+    const Vec3f* acceleration = acceleration_.data();
     const Vec4f* position = fluid_.position.data();
     const Vec4f* velocity = fluid_.velocity.data();
     const std::uint32_t* id = fluid_.id.data();
@@ -583,8 +585,8 @@ class WcsphSolver : public FluidSolver<Exec> {
       s.max_speed = max_speed;
       if (s.dt_s < p.dt_min && s.active_count > 0) {
         const std::uint32_t i = max_key_low(s.maxima[0]);
-        record_instability(s, int(Instability::dt_collapse), id[i], position[i], velocity[i],
-                           acceleration[i].acceleration, density[i]);
+        record_instability(s, int(Instability::dt_collapse), id[i], position[i], velocity[i], acceleration[i],
+                           density[i]);
       }
       s.maxima[0] = 0ull;
       s.maxima[1] = 0ull;
@@ -599,7 +601,7 @@ class WcsphSolver : public FluidSolver<Exec> {
     const EmitterNozzle nozzle = fluid_.emitter.nozzle;
     const bool guide = fluid_.emitter.present && fluid_.schedule.enabled;
     WcsphStepState* state = state_.data();
-    ParticleAcceleration* acceleration = acceleration_.data();
+    const AccelerationArrays acceleration = acceleration_arrays();
     Vec4f* position = fluid_.position.data();
     Vec4f* velocity = fluid_.velocity.data();
     const std::uint32_t* id = fluid_.id.data();
@@ -610,13 +612,13 @@ class WcsphSolver : public FluidSolver<Exec> {
     fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       const WcsphStepState& s = *state;
       if (i >= s.active_count || s.instability != 0) return;
-      ParticleAcceleration a = acceleration[i];
+      ParticleAcceleration a = acceleration.load(i);
       Vec4f x = position[i], v = velocity[i];
       bool guided = false;
       if (guide && s.emitter_full == 0 && nozzle_open(nozzle, s.time_s) &&
           in_nozzle_guide(nozzle, xyz(x), id[i])) {
         a = ParticleAcceleration{};
-        acceleration[i] = a;
+        acceleration.store(i, a);
         v = nozzle_velocity(nozzle);
         guided = true;
       }
@@ -641,7 +643,7 @@ class WcsphSolver : public FluidSolver<Exec> {
   void advance_clock() {
     const SphParameters p = fluid_.params;
     WcsphStepState* state = state_.data();
-    const ParticleAcceleration* acceleration = acceleration_.data();
+    const Vec3f* acceleration = acceleration_.data();
     const Vec4f* position = fluid_.position.data();
     const Vec4f* velocity = fluid_.velocity.data();
     const float* density = fluid_.density.data();
@@ -653,7 +655,7 @@ class WcsphSolver : public FluidSolver<Exec> {
       if (s.bad_key == kNoParticle) return;
       const std::uint32_t i = std::uint32_t(s.bad_key & 0xffffffffull);
       record_instability(s, check_particle(p, position[i], velocity[i]), std::uint32_t(s.bad_key >> 32),
-                         position[i], velocity[i], acceleration[i].acceleration, density[i]);
+                         position[i], velocity[i], acceleration[i], density[i]);
     });
   }
 
@@ -667,6 +669,15 @@ class WcsphSolver : public FluidSolver<Exec> {
   }
 
  private:
+  // The XSPH corrections' array, once xsph_epsilon is not zero (at the start or set while running); kept
+  // when it goes back to zero.
+  void allocate_xsph() {
+    if (fluid_.params.xsph_epsilon != 0.0f && xsph_.size() < fluid_.capacity)
+      fluid_.exec.allocate(xsph_, fluid_.capacity);
+  }
+  AccelerationArrays acceleration_arrays() {
+    return {acceleration_.data(), xsph_.size() > 0 ? xsph_.data() : nullptr};
+  }
   FluidFields fluid_fields() const {
     return {fluid_.fluid_view(), fluid_.velocity.data(), fluid_.density.data(), fluid_.pressure.data(),
             continuity_};
@@ -674,7 +685,8 @@ class WcsphSolver : public FluidSolver<Exec> {
 
   ForcePass force_pass_;
   bool continuity_;  // continuity density (SphParameters::continuity_density), fixed for the run
-  Buffer<ParticleAcceleration> acceleration_;
+  Buffer<Vec3f> acceleration_;
+  Buffer<Vec3f> xsph_;          // allocated once XSPH is on (allocate_xsph), else empty
   Buffer<float> density_rate_;  // D rho/Dt of this step, continuity density only
   // v^{n-1} (xyz) and rho^{n-1} (w) of the Verlet scheme, continuity density only; carried through the sort.
   Buffer<Vec4f> verlet_before_;

@@ -3,7 +3,9 @@
 # lists against the cell walks they replace, side by side; the 1M dam break over 0.4 s with WCSPH and with
 # DFSPH (lists; whole and half cells), at the density error DFSPH stops at; then the GPU tests.
 # Run from the checkout with .deps carried: OUT=... bash docs/perf/2026-12-04-gpu-neighbour-lists/device-1.sh
-# PARTS="tests bench runs all-tests" (the default) or a subset; the build always runs.
+# PARTS="tests bench runs all-tests" (the default) or a subset, and "billion" (the dam break at 10^9 fluid
+# particles, the GPU's memory in use and the process's resident host memory sampled each second); the build
+# always runs.
 set -uo pipefail
 out=${OUT:?set OUT}
 exec > >(tee -a "$out/log.txt") 2>&1
@@ -43,6 +45,7 @@ for cfg in whole half; do
     --out /tmp/w > "$out/run-wcsph-$cfg.txt" 2>&1
   echo "exit $?"; show "$out/run-wcsph-$cfg.txt"
   for target in 1.0 0.1; do
+    [ $cfg = whole ] && [ $target = 0.1 ] && continue
     printf '\n[dfsph]\ndensity_error = %s\n' $target | cat $scene - > /tmp/dfsph.toml
     stamp "dfsph (lists), density_error $target %, 1M, 0.4 s, $cfg cells"
     timeout 60 $surge run /tmp/dfsph.toml --solver dfsph --backend gpu --particles 1048576 --time 0.4 \
@@ -56,6 +59,29 @@ stamp "dfsph (lists), density_error 1.0 %, 1M, 0.4 s, half cells, cfl 0.4"
 timeout 60 $surge run /tmp/dfsph.toml --solver dfsph --backend gpu --particles 1048576 --time 0.4 \
   --every 0 --quiet --out /tmp/d > "$out/run-dfsph-1.0-half-cfl0.4.txt" 2>&1
 echo "exit $?"; show "$out/run-dfsph-1.0-half-cfl0.4.txt"
+fi
+if has billion; then
+  # Largest GPU memory in use and largest resident set of the surge process, sampled each second.
+  sampled() {
+    local name=$1; shift
+    "$@" > "$out/$name.txt" 2>&1 &
+    local pid=$! gpu=0 rss=0 g r
+    while kill -0 $pid 2>/dev/null; do
+      g=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
+      r=$(ps -o rss= -C surge | sort -n | tail -1)
+      [ -n "$g" ] && [ "$g" -gt "$gpu" ] && gpu=$g
+      [ -n "$r" ] && [ "$r" -gt "$rss" ] && rss=$r
+      sleep 1
+    done
+    wait $pid
+    echo "$name: exit $?, largest GPU memory in use $gpu MiB, largest host resident set $((rss / 1024)) MiB"
+  }
+  for n in 1000000000; do
+    stamp "bench, dam break, $n fluid particles"
+    sampled billion-$n timeout 300 $surge bench scenes/dam_break.toml --backend gpu --particles $n --steps 3 \
+      --warmup 1 --json "$out/billion-$n.json"
+    grep -E "^ +[0-9]|fit|memory|error" "$out/billion-$n.txt" | cut -c1-200
+  done
 fi
 if has all-tests; then
 stamp "all GPU tests but the wave flume"

@@ -305,7 +305,12 @@ void print_bench_row(std::ostream& out, const BenchRun& run) {
         << fixed(figure_value(run.figures, "wall_neighbors_per_particle").value_or(0.0), 1) << " wall), "
         << fixed(figure_value(run.figures, "candidates_per_neighbor").value_or(0.0), 2)
         << " candidates tested per neighbor found (index cells per support: "
-        << fixed(figure_value(run.figures, "index_cells_per_support").value_or(1.0), 0) << ")\n";
+        << fixed(figure_value(run.figures, "index_cells_per_support").value_or(1.0), 0) << ")";
+    // With per-step lists (the GPU's DFSPH and PBF) the cell search runs once a step, to build them.
+    if (const std::optional<double> listed = figure_value(run.figures, "neighbor_list_entries"))
+      out << "; the cell search builds per-step lists once a step ("
+          << fixed(*listed / run.fluid_particles, 1) << " entries a particle) and the other passes read them";
+    out << '\n';
   }
   if (run.memory_bandwidth > 0 && run.step_floor_fraction() > 0) {
     out << std::setw(kCountWidth) << ""

@@ -33,8 +33,10 @@ struct NeighborCensus {
   }
 };
 
-// The census of n fluid particles through the cells of `fluid` and `boundary` (their neighbour lists, where
-// an executor keeps them, are not the search a GPU pass does: the caller passes cell views).
+// The census of n fluid particles through the cells of `fluid` and `boundary`: the caller passes cell views.
+// Where an executor keeps per-step lists (DFSPH and PBF, CPU and GPU) the cell search runs once a step, to
+// build them, and the passes read the lists (on the GPU the executor's `neighbor_list_entries` figure says
+// so).
 template <typename Exec>
 NeighborCensus count_neighbors(Exec& exec, std::uint32_t n, const GridGeometry& grid,
                                const CellIndexView& fluid, const CellIndexView& boundary, float support) {

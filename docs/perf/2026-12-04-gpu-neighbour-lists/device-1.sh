@@ -78,7 +78,7 @@ if has billion; then
   }
   for n in 1000000000; do
     stamp "bench, dam break, $n fluid particles"
-    sampled billion-$n timeout 300 $surge bench scenes/dam_break.toml --backend gpu --particles $n --steps 3 \
+    sampled billion-$n timeout 230 $surge bench scenes/dam_break.toml --backend gpu --particles $n --steps 3 \
       --warmup 1 --json "$out/billion-$n.json"
     grep -E "^ +[0-9]|fit|memory|error" "$out/billion-$n.txt" | cut -c1-200
   done

@@ -144,7 +144,7 @@ class CudaExecutor {
   std::string name() const {
     return "gpu (" + gpu_.name + ", CC " + std::to_string(gpu_.compute_major) + "." +
            std::to_string(gpu_.compute_minor) + (reorder_ ? "" : ", particles in creation order") +
-           (step_graphs_ ? ", CUDA graphs" : "") + ")";
+           (neighbor_lists_ ? "" : ", no neighbour lists") + (step_graphs_ ? ", CUDA graphs" : "") + ")";
   }
   cudaStream_t stream() const { return stream_; }
   void synchronize() { stream_.synchronize(); }

@@ -12,15 +12,32 @@ namespace surge {
 
 namespace {
 
-std::size_t list_bytes(const SphSetup& setup, bool neighbor_lists) {
-  return neighbor_lists ? neighbor_list_bytes_per_particle(setup.params) : 0;
+// The demand of `solver_bytes` a particle with the neighbour lists, or without them where the lists alone do
+// not fit: the passes then walk the cells (as `--neighbor-lists off`), which holds about twice the particles.
+// `neighbor_lists` is set to what was chosen.
+DeviceDemand incompressible_demand(const SphSetup& setup, std::size_t solver_bytes, bool& neighbor_lists) {
+  const DeviceDemand without = sph_demand(setup, solver_bytes);
+  if (!neighbor_lists) return without;
+  const DeviceDemand with = sph_demand(setup, solver_bytes + neighbor_list_bytes_per_particle(setup.params));
+  const std::optional<GpuInfo> gpu = query_gpu();
+  if (gpu && with.bytes() > gpu->free_memory && without.bytes() <= gpu->free_memory) {
+    neighbor_lists = false;
+    std::fprintf(
+        stderr,
+        "note: %zu fluid particles fit on %s without per-step neighbour lists (%.1f GiB) but not with "
+        "them (%.1f GiB): the passes walk the cells\n",
+        with.count, gpu->name.c_str(), double(without.bytes()) / double(1ull << 30),
+        double(with.bytes()) / double(1ull << 30));
+    return without;
+  }
+  return with;
 }
 
 }  // namespace
 
 std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup& setup, const DfsphParameters& dfsph,
                                                        IndexBuild index_build, bool neighbor_lists) {
-  const DeviceDemand demand = sph_demand(setup, kDfsphExtraBytes + list_bytes(setup, neighbor_lists));
+  const DeviceDemand demand = incompressible_demand(setup, kDfsphExtraBytes, neighbor_lists);
   const GpuInfo gpu = gpu_with_room_for(demand);
   return allocate_for(demand, [&] {
     return std::make_unique<SolverSimulation<CudaExecutor, DfsphSolver<CudaExecutor>>>(
@@ -31,7 +48,7 @@ std::unique_ptr<Simulation> make_cuda_dfsph_simulation(const SphSetup& setup, co
 
 std::unique_ptr<Simulation> make_cuda_pbf_simulation(const SphSetup& setup, const PbfParameters& pbf,
                                                      IndexBuild index_build, bool neighbor_lists) {
-  const DeviceDemand demand = sph_demand(setup, kPbfExtraBytes + list_bytes(setup, neighbor_lists));
+  const DeviceDemand demand = incompressible_demand(setup, kPbfExtraBytes, neighbor_lists);
   const GpuInfo gpu = gpu_with_room_for(demand);
   return allocate_for(demand, [&] {
     return std::make_unique<SolverSimulation<CudaExecutor, PbfSolver<CudaExecutor>>>(

@@ -131,8 +131,9 @@ struct FluidState {
                                 wall_cells(), n, params.support);
   }
 
-  // Views for the physics: through the executor's neighbour lists where it keeps them (the CPU), else cells
-  // (through the executor's neighbour order where it leaves the particles out of cell order).
+  // Views for the physics: through the executor's neighbour lists where it keeps them (the CPU; the GPU for
+  // DFSPH and PBF unless made without them), else cells (through the executor's neighbour order where it
+  // leaves the particles out of cell order).
   CellIndexView fluid_view() const {
     CellIndexView view = cell_view(position.data(), exec.cell_start(), exec.neighbor_order());
     if (!neighbor_lists) return view;
@@ -252,8 +253,8 @@ struct FluidState {
   // the solver's passes cover n + pending slots, each checking the device's count.
   std::uint32_t pending = 0;
   const std::uint32_t* device_count = nullptr;
-  // The executor's neighbour lists (CPU), for solvers that visit each neighbourhood many times a step; a
-  // solver that visits it twice (WCSPH) reads the cells and turns them off.
+  // The executor's per-step neighbour lists (CPU and GPU), for solvers that visit each neighbourhood many
+  // times a step; a solver that visits it twice (WCSPH) reads the cells and turns them off.
   bool neighbor_lists = true;
   EmitterSetup emitter;
   EmitterSchedule schedule;

@@ -354,8 +354,8 @@ class CudaExecutor {
       end();
     }
   }
-  // Steps captured, replayed, and run without a graph, when the executor makes graphs.
-  // The entries of the last step's neighbour lists, fluid and wall, where the solver had them built.
+  // The entries of the last step's neighbour lists, fluid and wall, where the solver had them built; and
+  // steps captured, replayed, and run without a graph, when the executor makes graphs.
   std::vector<NamedValue> figures() const {
     std::vector<NamedValue> all;
     if (lists_built_)

@@ -1,5 +1,3 @@
-#include <cstdio>
-
 #include "sim/backend/cuda_executor.cuh"
 #include "sim/backend/gpu_capacity.h"
 #include "sim/backend/incompressible_capacity.h"
@@ -14,7 +12,8 @@ namespace {
 
 // The demand of `solver_bytes` a particle with the neighbour lists, or without them where the lists alone do
 // not fit: the passes then walk the cells (as `--neighbor-lists off`), which holds about twice the particles.
-// `neighbor_lists` is set to what was chosen.
+// `neighbor_lists` is set to what was chosen; the backend's name then says "no neighbour lists", which the
+// run's summary and the bench record print.
 DeviceDemand incompressible_demand(const SphSetup& setup, std::size_t solver_bytes, bool& neighbor_lists) {
   const DeviceDemand without = sph_demand(setup, solver_bytes);
   if (!neighbor_lists) return without;
@@ -22,12 +21,6 @@ DeviceDemand incompressible_demand(const SphSetup& setup, std::size_t solver_byt
   const std::optional<GpuInfo> gpu = query_gpu();
   if (gpu && with.bytes() > gpu->free_memory && without.bytes() <= gpu->free_memory) {
     neighbor_lists = false;
-    std::fprintf(
-        stderr,
-        "note: %zu fluid particles fit on %s without per-step neighbour lists (%.1f GiB) but not with "
-        "them (%.1f GiB): the passes walk the cells\n",
-        with.count, gpu->name.c_str(), double(without.bytes()) / double(1ull << 30),
-        double(with.bytes()) / double(1ull << 30));
     return without;
   }
   return with;

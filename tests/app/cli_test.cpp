@@ -1211,6 +1211,9 @@ TEST_F(Cli, ModeOptionsRejectBadInput) {
   EXPECT_EQ(overlap.out.find("mode cpu"), std::string::npos) << "nothing ran:\n" << overlap.out;
   EXPECT_EQ(surge({"bench", "tiny.toml", "--force-pass", "twice"}).exit_code, 2);
   EXPECT_EQ(surge({"bench", "tiny.toml", "--cuda-graphs", "yes"}).exit_code, 2) << "on or off";
+  const Result lists = surge({"bench", "tiny.toml", "--neighbor-lists", "yes"});
+  EXPECT_EQ(lists.exit_code, 2) << "on or off";
+  EXPECT_TRUE(contains(lists.err, "--neighbor-lists")) << lists.err;
   EXPECT_EQ(surge({"bench", "tiny.toml", "--skin", "0"}).exit_code, 2);
   const Result gif = surge({"bench", "tiny.toml", "--modes", "cpu", "--plot", "bench.gif"});
   EXPECT_EQ(gif.exit_code, 2);
@@ -1247,8 +1250,8 @@ TEST_F(Cli, EveryLessonSceneRuns) {
 TEST_F(Cli, BenchHelpListsTheLessonSwitches) {
   const Result r = surge({"bench", "--help"});
   EXPECT_EQ(r.exit_code, 0);
-  for (const char* option :
-       {"--modes", "--no-reorder", "--force-pass", "--index-build", "--skin", "--plot", "--cuda-graphs"}) {
+  for (const char* option : {"--modes", "--no-reorder", "--force-pass", "--index-build", "--skin", "--plot",
+                             "--cuda-graphs", "--neighbor-lists"}) {
     EXPECT_TRUE(contains(r.out, option)) << option;
   }
 }

@@ -43,7 +43,10 @@ void count_fluid(StateSection& section, std::uint64_t count) {
 template <typename Solver>
 DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup, DistributedOptions options,
                                        [[maybe_unused]] const Settings& settings)
-    : comm_(comm), options_(options), halo_width_(2.0f * setup.params.support), exec_(ledger_) {
+    : comm_(comm),
+      options_(options),
+      halo_width_(float(halo_supports<Solver>(setup.params)) * setup.params.support),
+      exec_(ledger_) {
   if (options_.histogram_bins < 1) throw std::invalid_argument("the load balance needs at least one bin");
   const SphParameters& p = setup.params;
   slabs_ = first_slabs(p.domain_min, p.domain_max, setup.fluid.position, comm_.size(), options_);

@@ -5,6 +5,7 @@
 //   load balance   every rebalance_every steps the cuts move to split a global histogram evenly; particles
 //                  the moved cuts give another rank migrate to it
 //   halo           copies of the owned particles within 2 H of each other rank's slab go to that rank
+//                  (continuity density: H, halo_supports)
 //   step           the solver steps owned + halo. WCSPH: before it chooses the time step a hook takes the
 //                  maxima of the owned particles over every rank (one all-reduce). DFSPH and PBF
 //                  (sim/sph/rank_hooks.h): inside their iterations the halo copies of the iterated values
@@ -38,9 +39,9 @@
 // WCSPH with continuity density: the density is state, carried in the record, so the halo copies carry
 // their owners' density of the step's start, which is all an owned particle's rates read of a neighbour
 // (one support; delta-SPH diffusion reads the neighbours' densities and positions, nothing computed in the
-// step). The Verlet scheme's previous step (v^{n-1}, rho^{n-1}) is read by its own particle only: it is kept
-// by creation id between steps and migrates with its particle; the halo copies take an Euler step instead
-// (their results are dropped).
+// step), so its halo is one support wide (halo_supports). The Verlet scheme's previous step (v^{n-1},
+// rho^{n-1}) is read by its own particle only: it is kept by creation id between steps and migrates with its
+// particle; the halo copies take an Euler step instead (their results are dropped).
 #pragma once
 
 #include <cstddef>
@@ -80,6 +81,17 @@ template <>
 struct SolverSettingsOf<PbfSolver<CpuExecutor>> {
   using type = PbfParameters;
 };
+
+// How many supports of halo a step needs. Summation density (and DFSPH, PBF): 2, as above. WCSPH with
+// continuity density: 1. An owned particle's rates read of a neighbour its position, velocity and carried
+// density (the pressure is each particle's own, from its density; delta-SPH diffusion reads densities and
+// positions): nothing the step computes, so the neighbours within one support are all it needs. Half the
+// halo's bytes, and half the copies each rank's solver steps beside its own.
+template <typename Solver>
+int halo_supports(const SphParameters& params) {
+  if constexpr (std::is_same_v<Solver, WcsphSolver<CpuExecutor>>) return params.continuity_density ? 1 : 2;
+  return 2;
+}
 
 template <typename Solver>
 class DistributedSph final : public DistributedFluid {
@@ -126,7 +138,7 @@ class DistributedSph final : public DistributedFluid {
 
   Communicator& comm_;
   DistributedOptions options_;
-  float halo_width_;  // 2 supports [m]
+  float halo_width_;  // halo_supports supports [m]
   TransferLedger ledger_;
   CpuExecutor exec_;
   std::unique_ptr<Solver> solver_;

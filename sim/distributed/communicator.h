@@ -25,6 +25,12 @@ class Communicator {
   // what each rank sent it, by rank. Any rank may send to any other: a particle that crossed two cuts in
   // one step goes straight to its new owner.
   virtual ByteBlocks all_to_all(const ByteBlocks& to_rank) = 0;
+  // The same exchange where every rank already knows what it receives: from_rank[r] arrives sized to the
+  // bytes rank r sends (a halo refresh: the copies are known from the step's halo exchange). Only the pairs
+  // with bytes to move talk, point to point; no counts travel and no collective is made, so a refresh
+  // costs a neighbour's latency, not the world's. std::runtime_error, naming both ranks, when a block
+  // arrives at another size than expected.
+  virtual void exchange_known_sizes(const ByteBlocks& to_rank, ByteBlocks& from_rank) = 0;
   // In place, element by element, over every rank.
   virtual void max(std::span<unsigned long long> values) = 0;
   virtual void sum(std::span<double> values) = 0;
@@ -38,6 +44,9 @@ class SingleProcess final : public Communicator {
   int rank() const override { return 0; }
   int size() const override { return 1; }
   ByteBlocks all_to_all(const ByteBlocks& to_rank) override { return to_rank; }
+  void exchange_known_sizes(const ByteBlocks& to_rank, ByteBlocks& from_rank) override {
+    from_rank = to_rank;
+  }
   void max(std::span<unsigned long long>) override {}
   void sum(std::span<double>) override {}
   void sum(std::span<long long>) override {}

@@ -50,6 +50,8 @@ int as_count(std::size_t bytes) {
 }
 
 class MpiCommunicator final : public Communicator {
+  static constexpr int kKnownSizesTag = 17;
+
  public:
   MpiCommunicator() {
     int initialized = 0;
@@ -104,6 +106,49 @@ class MpiCommunicator final : public Communicator {
       from_rank[r].assign(first, first + receive_counts[r]);
     }
     return from_rank;
+  }
+  // Receives posted first, then the sends, then one wait for all: no pair can block another. MPI keeps
+  // the messages of one pair in order, so successive refreshes need no tags of their own.
+  void exchange_known_sizes(const ByteBlocks& to_rank, ByteBlocks& from_rank) override {
+    const std::size_t ranks = std::size_t(size_);
+    if (to_rank.size() != ranks || from_rank.size() != ranks)
+      throw std::logic_error("exchange_known_sizes needs one block per rank each way");
+    std::vector<MPI_Request> requests;
+    std::vector<int> receive_from;  // the rank of each receive, in the order of `requests`
+    for (std::size_t r = 0; r < ranks; ++r) {
+      if (int(r) == rank_) {
+        from_rank[r] = to_rank[r];
+      } else if (!from_rank[r].empty()) {
+        requests.emplace_back();
+        receive_from.push_back(int(r));
+        check(MPI_Irecv(from_rank[r].data(), as_count(from_rank[r].size()), MPI_BYTE, int(r), kKnownSizesTag,
+                        MPI_COMM_WORLD, &requests.back()),
+              "MPI_Irecv");
+      }
+    }
+    for (std::size_t r = 0; r < ranks; ++r) {
+      if (int(r) == rank_ || to_rank[r].empty()) continue;
+      requests.emplace_back();
+      // MPI's send buffer is const in MPI 3; the cast is for older headers' prototypes.
+      check(MPI_Isend(const_cast<std::byte*>(to_rank[r].data()), as_count(to_rank[r].size()), MPI_BYTE,
+                      int(r), kKnownSizesTag, MPI_COMM_WORLD, &requests.back()),
+            "MPI_Isend");
+    }
+    std::vector<MPI_Status> statuses(requests.size());
+    const int code = MPI_Waitall(int(requests.size()), requests.data(), statuses.data());
+    if (code == MPI_ERR_IN_STATUS) {
+      for (const MPI_Status& status : statuses) check(status.MPI_ERROR, "MPI_Waitall");
+    }
+    check(code, "MPI_Waitall");
+    for (std::size_t k = 0; k < receive_from.size(); ++k) {
+      int count = 0;
+      MPI_Get_count(&statuses[k], MPI_BYTE, &count);
+      const std::size_t expected = from_rank[std::size_t(receive_from[k])].size();
+      if (std::size_t(count) != expected)
+        throw std::runtime_error("rank " + std::to_string(rank_) + " expected " + std::to_string(expected) +
+                                 " bytes from rank " + std::to_string(receive_from[k]) + " and received " +
+                                 std::to_string(count));
+    }
   }
   void max(std::span<unsigned long long> values) override {
     check(MPI_Allreduce(MPI_IN_PLACE, values.data(), as_count(values.size()), MPI_UNSIGNED_LONG_LONG, MPI_MAX,

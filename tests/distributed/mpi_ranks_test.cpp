@@ -366,6 +366,48 @@ void expect_windowed_ranks_match_one_process(const Settings& settings, const Sph
   EXPECT_LT(end_difference.centroid, order_factor * order_difference.centroid) << what;
 }
 
+// The halo refreshes' exchange: each rank sends rank r (r + 1) x (its rank + 1) bytes of its own pattern,
+// skipping its upper neighbour, so that some pairs have nothing to say; the receivers expect exactly that.
+// Three rounds back to back, as the refreshes of an iteration come, must not mix their messages.
+TEST(MpiRanks, ExchangeOfKnownSizesDeliversEveryBlockToItsRank) {
+  const int self = world->rank(), ranks = world->size();
+  const std::size_t blocks = std::size_t(world->size());
+  const auto sends = [&](int from, int to) { return to != from + 1; };
+  const auto bytes = [&](int from, int to) { return std::size_t(to + 1) * std::size_t(from + 1); };
+  for (int round = 0; round < 3; ++round) {
+    ByteBlocks to_rank(blocks), from_rank(blocks);
+    for (int r = 0; r < ranks; ++r) {
+      if (sends(self, r)) to_rank[r].assign(bytes(self, r), std::byte(16 * round + self));
+      if (sends(r, self)) from_rank[r].resize(bytes(r, self));
+    }
+    world->exchange_known_sizes(to_rank, from_rank);
+    for (int r = 0; r < ranks; ++r) {
+      const std::size_t expected = sends(r, self) ? bytes(r, self) : 0;
+      ASSERT_EQ(from_rank[r].size(), expected) << "from rank " << r;
+      for (std::byte b : from_rank[r]) ASSERT_EQ(b, std::byte(16 * round + r)) << "round " << round;
+    }
+  }
+  // A block arriving shorter than expected is named, with both ranks. Rank 1 expects one byte more than
+  // rank 0 sends; everyone else sends nothing.
+  if (ranks < 2) return;
+  ByteBlocks to_rank(blocks), from_rank(blocks);
+  if (self == 0) to_rank[1].assign(8, std::byte{1});
+  if (self == 1) {
+    from_rank[0].resize(9);
+    try {
+      world->exchange_known_sizes(to_rank, from_rank);
+      ADD_FAILURE() << "a short block was taken";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("rank 1 expected 9 bytes from rank 0 and received 8"),
+                std::string::npos)
+          << e.what();
+    }
+  } else {
+    world->exchange_known_sizes(to_rank, from_rank);
+  }
+  world->barrier();
+}
+
 TEST(MpiRanks, DamBreakMatchesOneProcess) {
   expect_ranks_match_one_process({.rebalance_every = 20}, "balanced cuts, load balance every 20 steps");
 }

@@ -85,7 +85,9 @@ DistributedSph<Solver>::DistributedSph(Communicator& comm, const SphSetup& setup
     solver_->set_maxima_hook([this](unsigned long long* maxima, const Vec3f* acceleration) {
       reduce_maxima(maxima, acceleration);
     });
-    RankHooks hooks;  // WCSPH does not iterate: only the owned fluid's sums
+    RankHooks hooks;  // WCSPH does not iterate: only the owned fluid's sums, and what each copy needs
+    work_by_id_.assign(is_owned_.size(), kRankWhole);
+    hooks.work_by_id = work_by_id_.data();
     hooks.owned_fluid = [this](const CellIndexView& all) { return owned_fluid(all); };
     hooks.sum_in_rank_order = [this](double* values, std::size_t count) { sum_in_rank_order(values, count); };
     solver_->set_rank_hooks(std::move(hooks));
@@ -214,6 +216,16 @@ void DistributedSph<Solver>::load_solver() {
   }
   for (const Record& record : halo_) put(record);
   if constexpr (kWcsph) {
+    // What each particle's step must compute (RankWork): the owned particles all of it; a copy within one
+    // support of the slab its density (summation density), a copy farther out nothing.
+    const float lo = slabs_.slab_min(comm_.rank()), hi = slabs_.slab_max(comm_.rank());
+    const float support = fluid.params.support;
+    for (const Record& record : owned_) work_by_id_[record.id] = kRankWhole;
+    for (const Record& record : halo_) {
+      const float x = component(record.position, slabs_.axis);
+      const float beyond = x < lo ? lo - x : x - hi;
+      work_by_id_[record.id] = beyond <= support ? kRankDensity : kRankNeighbourOnly;
+    }
     if (!verlet_before_by_id_.empty()) {
       // The owned particles' previous step; the halo copies none (an Euler step, whose result is dropped).
       Vec4f* before = solver_->verlet_before().data();

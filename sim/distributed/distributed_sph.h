@@ -17,8 +17,9 @@
 // Two supports of halo: an owned particle's force reads its neighbours' densities and pressures (one
 // support), and each of those densities is a sum over the neighbour's own neighbours (a second support).
 // The halo particles' own results are wrong at the halo's outer edge (their neighbourhoods are cut), which
-// is why they are dropped and why the maxima and averages skip them. Every rank keeps all the wall
-// particles.
+// is why they are dropped and why the maxima and averages skip them; WCSPH does not compute them at all
+// (RankWork, rank_hooks.h: a copy gets only the density an owned particle reads of it). Every rank keeps all
+// the wall particles.
 //
 // Emitters (emit_layer): every rank takes one process's decision from global figures and keeps the new
 // particles that fall in its slab, with one process's creation ids.
@@ -149,6 +150,9 @@ class DistributedSph final : public DistributedFluid {
   std::vector<std::uint8_t> is_owned_;
   // owned_fluid's index: the owned particles' slots in cell order, and each cell's start among them.
   std::vector<std::uint32_t> owned_cell_start_, owned_order_;
+  // WCSPH: by creation id, what each loaded particle's step must compute (RankWork, rank_hooks.h), which
+  // the solver reads through its hooks; empty for DFSPH and PBF.
+  std::vector<std::uint8_t> work_by_id_;
   // WCSPH with continuity density: the owned particles' Verlet state by creation id (empty otherwise).
   std::vector<Vec4f> verlet_before_by_id_;
   // The halo refreshes of this step: who sent and received which copies, and their slots in the solver

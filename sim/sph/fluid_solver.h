@@ -100,6 +100,11 @@ class FluidSolver {
     if (ranks_.sum_in_rank_order) fluid_.solids.set_rank_sum(ranks_.sum_in_rank_order);
   }
   bool on_ranks() const { return ranks_.set(); }
+  // Each particle's RankWork by creation id on ranks; null in one process and on a device.
+  const std::uint8_t* rank_work() const {
+    if constexpr (Exec::kOnDevice) return nullptr;
+    return ranks_.work_by_id;
+  }
 
   // Overwrites the halo copies of `values` with their owners' values, on ranks; nothing in one process.
   template <typename T>

@@ -21,11 +21,26 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "sim/index/neighbor_loop.h"
 
 namespace surge {
+
+// What a particle's step must compute on a rank, WCSPH (RankHooks::work_by_id). Its owner steps it whole.
+// A halo copy's own results are dropped after the step, so it needs only what an owned particle reads of
+// it: with summation density, a copy within one support of the slab its density and pressure (an owned
+// particle's force reads them), a copy farther out nothing but its position (it is a neighbour of the
+// near copies' densities); with continuity density every copy carries what is read of it (its pressure
+// comes from its density in a pass with no neighbours).
+enum RankWork : std::uint8_t { kRankNeighbourOnly = 0, kRankDensity = 1, kRankWhole = 2 };
+
+// Whether particle i (creation id id[i]) may leave out a pass that needs `needed` (no mask: never).
+SURGE_HD bool rank_skips(const std::uint8_t* work_by_id, const std::uint32_t* id, std::uint32_t i,
+                         RankWork needed) {
+  return work_by_id != nullptr && work_by_id[id[i]] < needed;
+}
 
 struct RankHooks {
   // Overwrites the halo copies' entries of a per-particle array (in the solver's slot order, value_bytes
@@ -41,6 +56,10 @@ struct RankHooks {
   // every rank: the same bits everywhere, which an MPI_Allreduce does not promise (its order may differ
   // from rank to rank).
   std::function<void(double* values, std::size_t count)> sum_in_rank_order;
+  // By creation id, each particle's RankWork for this step (WCSPH reads it in its passes; null: every
+  // particle whole). The driver rewrites it as it loads the solver. It saves the halo copies' force pass
+  // and integration, and with summation density the far copies' density pass.
+  const std::uint8_t* work_by_id = nullptr;
 
   bool set() const { return bool(owned_average); }
 };

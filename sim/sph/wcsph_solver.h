@@ -451,7 +451,10 @@ class WcsphSolver : public FluidSolver<Exec> {
     float* density = fluid_.density.data();
     float* pressure = fluid_.pressure.data();
     Vec4f* velocity = fluid_.velocity.data();
+    const std::uint8_t* work = this->rank_work();
+    const std::uint32_t* id = fluid_.id.data();
     fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
+      if (rank_skips(work, id, i, kRankDensity)) return;  // a far halo copy: nobody reads its density
       const float rho = compute_density(kernel, p, grid, fluid, boundary, xyz(fluid.positions[i]));
       density[i] = rho;
       set_equation_of_state(p, rho, pressure[i], velocity[i]);
@@ -485,9 +488,16 @@ class WcsphSolver : public FluidSolver<Exec> {
     const AccelerationArrays acceleration = acceleration_arrays();
     float* density_rate = density_rate_.data();
     const WcsphStepState* state = state_.data();
+    const std::uint8_t* work = this->rank_work();
+    const std::uint32_t* id = fluid_.id.data();
     fluid_.exec.template for_each_with_max<2>(
         state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
           if (i >= state->active_count) return MaxKeys<2>{};
+          if (rank_skips(work, id, i, kRankWhole)) {  // a halo copy: its rates would be dropped
+            acceleration.store(i, ParticleAcceleration{});
+            density_rate[i] = 0.0f;
+            return MaxKeys<2>{};
+          }
           const ParticleRates rates = surge::compute_rates(kernel, p, grid, fields, boundary, i);
           acceleration.store(i, rates.acceleration);
           density_rate[i] = rates.density_rate;
@@ -504,9 +514,15 @@ class WcsphSolver : public FluidSolver<Exec> {
     const CellIndexView boundary = fluid_.boundary_view();
     const AccelerationArrays acceleration = acceleration_arrays();
     const WcsphStepState* state = state_.data();
+    const std::uint8_t* work = this->rank_work();
+    const std::uint32_t* id = fluid_.id.data();
     fluid_.exec.template for_each_with_max<2>(
         state_.data()->maxima, slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
           if (i >= state->active_count) return MaxKeys<2>{};
+          if (rank_skips(work, id, i, kRankWhole)) {  // a halo copy: its acceleration would be dropped
+            acceleration.store(i, ParticleAcceleration{});
+            return MaxKeys<2>{};
+          }
           const ParticleAcceleration a = compute_acceleration(kernel, p, grid, fields, boundary, i);
           acceleration.store(i, a);
           return step_maxima(a.acceleration, fields.velocity[i], i);
@@ -528,9 +544,17 @@ class WcsphSolver : public FluidSolver<Exec> {
     std::uint32_t* near_wall = near_wall_.data();
     const bool continuity = continuity_;
     float* density_rate = density_rate_.data();
+    const std::uint8_t* work = this->rank_work();
+    const std::uint32_t* id = fluid_.id.data();
     exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       if (i >= state->active_count) {
         near_wall[i] = 0u;  // not a particle (yet): no wall pass
+        return;
+      }
+      if (rank_skips(work, id, i, kRankWhole)) {  // a halo copy: its acceleration would be dropped
+        acceleration.store(i, ParticleAcceleration{});
+        if (continuity) density_rate[i] = 0.0f;
+        near_wall[i] = 0u;
         return;
       }
       ParticleAcceleration a = start_acceleration(p, fields, i);
@@ -609,9 +633,11 @@ class WcsphSolver : public FluidSolver<Exec> {
     float* density = fluid_.density.data();
     const float* density_rate = density_rate_.data();
     Vec4f* verlet_before = verlet_before_.data();
+    const std::uint8_t* work = this->rank_work();
     fluid_.exec.for_each(slots(), [=] SURGE_LAMBDA(std::uint32_t i) {
       const WcsphStepState& s = *state;
       if (i >= s.active_count || s.instability != 0) return;
+      if (rank_skips(work, id, i, kRankWhole)) return;  // a halo copy: dropped after the step
       ParticleAcceleration a = acceleration.load(i);
       Vec4f x = position[i], v = velocity[i];
       bool guided = false;

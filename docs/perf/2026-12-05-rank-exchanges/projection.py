@@ -17,6 +17,16 @@ NS_PER_PARTICLE_STEP = {
 # with Wendland at support 4 dp: 1 x 4 dp. Both 4 layers.
 HALO_LAYERS = {"graphics (summation, cubic, 2 dp)": 4, "engineering (continuity, Wendland, h = 2 dp)": 4}
 RECORD_BYTES = 48  # ParticleRecord
+# What a halo copy still costs, as a share of an owned particle's step, once the solver skips what the copy's
+# owner computes (RankWork, sim/sph/rank_hooks.h; WCSPH): every copy goes through the index stage; with
+# summation density the half of the copies within one support also through the density pass. Stage shares
+# of the H200's step at 16.8M (2026-12-04-continuity-graphics.md, stages without graphs): summation index
+# 1.393, density 3.334 of 10.874 ms; continuity index 1.623 of 8.465 ms (its pressure pass, 0.287, reads no
+# neighbours and is counted with it).
+COPY_SHARE_WITH_RANK_WORK = {
+    "graphics (summation, cubic, 2 dp)": (1.393 + 0.5 * 3.334) / 10.874,
+    "engineering (continuity, Wendland, h = 2 dp)": (1.623 + 0.287) / 8.465,
+}
 
 # Specifications, not measurements (no multi-GPU machine has been lent): NVLink 4 on an H200 SXM, 900 GB/s
 # both directions together, 450 GB/s each way, to any GPU of the host through NVSwitch; one InfiniBand NDR
@@ -56,7 +66,8 @@ def block_case(gpus_per_axis, per_gpu, layers):
 def main():
     print("Weak scaling, 50M fluid particles a GPU, slabs; an interior rank (two cuts; one at 2 GPUs)")
     print("| settings | GPUs | spacing [mm] | halo copies a rank | halo work | bytes a rank a step | "
-          "NVLink [ms] | IB, one cut [ms] | step on 1 GPU [ms] | on G GPUs, no overlap [ms] | efficiency |")
+          "NVLink [ms] | IB, one cut [ms] | step on 1 GPU [ms] | on G GPUs, no overlap [ms] | efficiency | "
+          "with RankWork |")
     for name, ns in NS_PER_PARTICLE_STEP.items():
         layers = HALO_LAYERS[name]
         one = PER_GPU * ns * 1e-6
@@ -66,9 +77,10 @@ def main():
             nvlink_ms = byte_count / (NVLINK_GBS * REACHED * 1e9) * 1e3
             ib_ms = per_cut * RECORD_BYTES / (INFINIBAND_GBS * REACHED * 1e9) * 1e3 if gpus > 8 else 0.0
             step = (PER_GPU + copies) * ns * 1e-6 + max(nvlink_ms, ib_ms)
+            lean = (PER_GPU + copies * COPY_SHARE_WITH_RANK_WORK[name]) * ns * 1e-6 + max(nvlink_ms, ib_ms)
             print(f"| {name} | {gpus} | {dp * 1e3:.3f} | {copies / 1e6:.2f}M | {copies / PER_GPU:.1%} | "
                   f"{byte_count / 1e6:.0f} MB | {nvlink_ms:.2f} | {ib_ms:.2f} | {one:.1f} | {step:.1f} | "
-                  f"{one / step:.2f} |")
+                  f"{one / step:.2f} | {one / lean:.2f} |")
     print()
     print("64 GPUs as 4 x 4 x 4 blocks of the column instead of slabs (an interior block, six faces; three over "
           "InfiniBand)")
@@ -77,9 +89,10 @@ def main():
         ib_ms = over_network * RECORD_BYTES / (INFINIBAND_GBS * REACHED * 1e9) * 1e3
         one = PER_GPU * ns * 1e-6
         step = (PER_GPU + copies) * ns * 1e-6 + ib_ms
+        lean = (PER_GPU + copies * COPY_SHARE_WITH_RANK_WORK[name]) * ns * 1e-6 + ib_ms
         print(f"| {name} | 64 | {dp * 1e3:.3f} | {copies / 1e6:.2f}M | {copies / PER_GPU:.1%} | "
               f"{copies * RECORD_BYTES / 1e6:.0f} MB | - | {ib_ms:.2f} | {one:.1f} | {step:.1f} | "
-              f"{one / step:.2f} |")
+              f"{one / step:.2f} | {one / lean:.2f} |")
     print()
     print("Strong scaling, 100M fluid particles, 1 -> 2 GPUs (one cut, NVLink)")
     for name, ns in NS_PER_PARTICLE_STEP.items():
@@ -87,7 +100,9 @@ def main():
         one = 100e6 * ns * 1e-6
         nvlink_ms = copies * RECORD_BYTES / (NVLINK_GBS * REACHED * 1e9) * 1e3
         two = (50e6 + copies) * ns * 1e-6 + nvlink_ms
-        print(f"| {name} | {one:.1f} ms | {two:.1f} ms | speed-up {one / two:.2f} |")
+        lean = (50e6 + copies * COPY_SHARE_WITH_RANK_WORK[name]) * ns * 1e-6 + nvlink_ms
+        print(f"| {name} | {one:.1f} ms | {two:.1f} ms | speed-up {one / two:.2f}; with RankWork "
+              f"{one / lean:.2f} |")
 
 
 if __name__ == "__main__":

@@ -9,12 +9,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include "sim/backend/incompressible_simulation.h"
+
 #include "sim/backend/cpu_executor.h"
-#include "sim/sph/dfsph_solver.h"
+#include "sim/backend/incompressible_simulation.h"
 #include "sim/core/transfer_ledger.h"
 #include "sim/scene/scene.h"
 #include "sim/setup/build_fluid_setup.h"
+#include "sim/sph/dfsph_solver.h"
 using namespace surge;
 int main(int argc, char** argv) {
   const std::string solver = argv[1];
@@ -38,24 +39,53 @@ int main(int argc, char** argv) {
   scene.blocks = {water};
   if (getenv("VISC")) scene.dfsph.viscosity = std::atof(getenv("VISC"));
   if (getenv("NODIV")) scene.dfsph.divergence_solve = false;
-  if (getenv("NOWALLS")) { scene.walls = {false, false, false, false, false, false}; scene.domain_min = {-0.5f, -0.5f, -0.5f}; scene.domain_max = {1.0f, 1.0f, 1.0f}; scene.gravity = {0.0f, 0.0f, 0.0f}; scene.blocks[0].min = {0.0f, 0.0f, 0.0f}; }
+  if (getenv("NOWALLS")) {
+    scene.walls = {false, false, false, false, false, false};
+    scene.domain_min = {-0.5f, -0.5f, -0.5f};
+    scene.domain_max = {1.0f, 1.0f, 1.0f};
+    scene.gravity = {0.0f, 0.0f, 0.0f};
+    scene.blocks[0].min = {0.0f, 0.0f, 0.0f};
+  }
   if (getenv("HSTART")) scene.dfsph.hydrostatic_start = true;
   SphSetup setup = build_setup(scene);
   if (getenv("DTMAX")) setup.params.dt_max = std::atof(getenv("DTMAX"));
   if (getenv("CFL")) setup.params.cfl = std::atof(getenv("CFL"));
-  TransferLedger ledger; CpuExecutor exec(ledger);
+  TransferLedger ledger;
+  CpuExecutor exec(ledger);
   auto sim = std::make_unique<DfsphSolver<CpuExecutor>>(exec, setup, scene.dfsph);
   double fastest = 0;
   for (int s = 1; s <= steps; ++s) {
     sim->step();
     const StepStatus st = sim->status();
     fastest = std::max(fastest, double(st.max_speed));
-    if (st.instability != Instability::none) { std::printf("%s %c %.0f: step %d unstable: %s\n", solver.c_str(), argv[2][0], support, s, st.diagnosis().c_str()); return 1; }
+    if (st.instability != Instability::none) {
+      std::printf("%s %c %.0f: step %d unstable: %s\n", solver.c_str(), argv[2][0], support, s,
+                  st.diagnosis().c_str());
+      return 1;
+    }
     if (s % (steps / 8) == 0) {
-      ParticleFrame f; sim->download(f);
-      int fast = 0; double vmax = 0; Vec4f at{}; double ke = 0; double zmax = 0;
-      for (std::size_t i = 0; i < f.size(); ++i) { const double v = std::sqrt(length_squared(xyz(f.velocity[i]))); ke += 0.5*v*v; if (v > 0.3) ++fast; if (v > vmax) { vmax = v; at = f.position[i]; } zmax = std::max(zmax, double(f.position[i].z)); }
-      std::printf("%s %c %.0f w%.2f: step %d t %.3f max speed %.4f (fastest %.4f) n>0.3m/s %d of %zu, fastest at (%.3f %.3f %.3f), mean ke/m %.2e, top z %.3f\n", solver.c_str(), argv[2][0], support, width, s, st.time_s, st.max_speed, fastest, fast, f.size(), at.x, at.y, at.z, ke / f.size(), zmax);
+      ParticleFrame f;
+      sim->download(f);
+      int fast = 0;
+      double vmax = 0;
+      Vec4f at{};
+      double ke = 0;
+      double zmax = 0;
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        const double v = std::sqrt(length_squared(xyz(f.velocity[i])));
+        ke += 0.5 * v * v;
+        if (v > 0.3) ++fast;
+        if (v > vmax) {
+          vmax = v;
+          at = f.position[i];
+        }
+        zmax = std::max(zmax, double(f.position[i].z));
+      }
+      std::printf(
+          "%s %c %.0f w%.2f: step %d t %.3f max speed %.4f (fastest %.4f) n>0.3m/s %d of %zu, fastest at "
+          "(%.3f %.3f %.3f), mean ke/m %.2e, top z %.3f\n",
+          solver.c_str(), argv[2][0], support, width, s, st.time_s, st.max_speed, fastest, fast, f.size(),
+          at.x, at.y, at.z, ke / f.size(), zmax);
     }
   }
   return 0;

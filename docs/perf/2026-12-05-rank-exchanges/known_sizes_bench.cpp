@@ -42,9 +42,9 @@ int main(int argc, char** argv) {
   std::sort(all_to_all_us.begin(), all_to_all_us.end());
   std::sort(known_us.begin(), known_us.end());
   if (self == 0)
-    std::printf("%d ranks, %zu copies x %zu B to each neighbour: all_to_all %.2f us, known sizes %.2f us "
-                "(medians of 8 blocks of %d; ratio %.2f)\n",
-                ranks, copies, value_bytes, all_to_all_us[4], known_us[4], rounds,
-                known_us[4] / all_to_all_us[4]);
+    std::printf(
+        "%d ranks, %zu copies x %zu B to each neighbour: all_to_all %.2f us, known sizes %.2f us "
+        "(medians of 8 blocks of %d; ratio %.2f)\n",
+        ranks, copies, value_bytes, all_to_all_us[4], known_us[4], rounds, known_us[4] / all_to_all_us[4]);
   return 0;
 }
